@@ -1,0 +1,30 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "VirtualTourist",
+    products: [
+        .executable(name: "virtual-tourist", targets: ["VirtualTourist"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // System libraries, one per pkg-config module (SwiftPM takes one name per target).
+        .systemLibrary(name: "CAdwaita", pkgConfig: "libadwaita-1",
+                       providers: [.apt(["libadwaita-1-dev", "libgtk-4-dev"])]),
+        .systemLibrary(name: "CShumate", pkgConfig: "shumate-1.0",
+                       providers: [.apt(["libshumate-dev"])]),
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0",
+                       providers: [.apt(["libsoup-3.0-dev"])]),
+        // The hand-written C shim: only what Swift cannot import or do safely.
+        .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup"]),
+        // Thin Swift layer over GLib, GTK, libadwaita, libshumate and libsoup.
+        .target(name: "GtkKit", dependencies: ["CShim"]),
+        // The model: no GTK, builds and tests without a display.
+        .target(name: "TouristModel", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .executableTarget(name: "VirtualTourist", dependencies: ["GtkKit", "TouristModel"]),
+        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel"]),
+        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TouristModel"]),
+    ]
+)

@@ -1,0 +1,1 @@
+#include <shumate/shumate.h>
