@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+/// Download state of one album photo.
+public enum PhotoState: String, Codable, Sendable {
+    case pending, downloaded, failed
+}
+
+/// One photo of a pin's album. `fileName` is generated locally, never taken from the network.
+public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var pinId: Int64
+    /// Order in the album, 0-based.
+    public var position: Int
+    /// "flickr" | "commons"
+    public var source: String
+    public var sourceId: String
+    /// The image to download.
+    public var remoteURL: String
+    /// Web page of the photo.
+    public var pageURL: String?
+    /// Local file in the store's photos directory.
+    public var fileName: String?
+    public var title: String
+    public var author: String
+    public var license: String
+    public var width: Int?
+    public var height: Int?
+    public var state: PhotoState
+
+    public init(id: Int64? = nil, pinId: Int64, position: Int, source: String, sourceId: String,
+                remoteURL: String, pageURL: String? = nil, fileName: String? = nil,
+                title: String = "", author: String = "", license: String = "",
+                width: Int? = nil, height: Int? = nil, state: PhotoState = .pending) {
+        self.id = id
+        self.pinId = pinId
+        self.position = position
+        self.source = source
+        self.sourceId = sourceId
+        self.remoteURL = remoteURL
+        self.pageURL = pageURL
+        self.fileName = fileName
+        self.title = title
+        self.author = author
+        self.license = license
+        self.width = width
+        self.height = height
+        self.state = state
+    }
+
+    // Explicit names: "remote_url" would decode back as "remoteUrl" with GRDB's snake-case strategy.
+    enum CodingKeys: String, CodingKey {
+        case id
+        case pinId = "pin_id"
+        case position, source
+        case sourceId = "source_id"
+        case remoteURL = "remote_url"
+        case pageURL = "page_url"
+        case fileName = "file_name"
+        case title, author, license, width, height, state
+    }
+
+    public static let databaseTableName = "photo"
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
+
+extension Photo {
+    /// Columns for queries, named once so SQL and Codable cannot drift apart
+    /// (public because GRDB's TableRecord looks for this name).
+    public enum Columns {
+        public static let id = Column(CodingKeys.id)
+        public static let pinId = Column(CodingKeys.pinId)
+        public static let position = Column(CodingKeys.position)
+        public static let fileName = Column(CodingKeys.fileName)
+        public static let state = Column(CodingKeys.state)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import GRDB
+
+/// A place the user dropped on the map; owns an album of photos.
+public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+    public var id: Int64?
+    public var latitude: Double
+    public var longitude: Double
+    public var created: Date
+    /// The source page the album currently shows.
+    public var albumPage: Int?
+    /// Highest page worth asking for (already capped by the source).
+    public var albumPages: Int?
+    /// Which source ("flickr" | "commons") filled the album.
+    public var albumSource: String?
+
+    public init(id: Int64? = nil, latitude: Double, longitude: Double, created: Date = Date(),
+                albumPage: Int? = nil, albumPages: Int? = nil, albumSource: String? = nil) {
+        self.id = id
+        self.latitude = latitude
+        self.longitude = longitude
+        self.created = created
+        self.albumPage = albumPage
+        self.albumPages = albumPages
+        self.albumSource = albumSource
+    }
+
+    public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
+
+    /// Label for screen readers; fixed POSIX formatting so it reads the same in every locale.
+    public var accessibleName: String {
+        "Pin at \(NumberText.fixed(latitude, decimals: 4)), \(NumberText.fixed(longitude, decimals: 4))"
+    }
+
+    // Explicit names: GRDB's snake-case conversion cannot round-trip every Swift name.
+    enum CodingKeys: String, CodingKey {
+        case id, latitude, longitude, created
+        case albumPage = "album_page"
+        case albumPages = "album_pages"
+        case albumSource = "album_source"
+    }
+
+    public static let databaseTableName = "pin"
+
+    // Seconds since 1970 as REAL round-trip exactly, so a fetched pin equals the inserted one.
+    public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
+        .timeIntervalSince1970
+    }
+
+    public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
+        .timeIntervalSince1970
+    }
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+}
