@@ -1,0 +1,230 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// Errors of the store itself (SQLite errors pass through as GRDB's `DatabaseError`).
+public enum StoreError: Error, Equatable, Sendable, LocalizedError {
+    case invalidCoordinate
+    case pinNotFound(Int64)
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalidCoordinate: return "The location is not a valid place on the map"
+        case .pinNotFound: return "The pin no longer exists"
+        }
+    }
+}
+
+/// The app's database of pins and photos, plus the photo files it owns.
+///
+/// Rows change inside transactions; files are removed only after the transaction
+/// that stopped referencing them has committed, so a crash can leave an orphan
+/// file (cleaned by `repair()`) but never a row pointing at a deleted file.
+public final class Store: Sendable {
+    public let photosDirectory: URL
+    /// A pool so the UI can read while downloads write; it also puts the file in WAL mode.
+    let writer: DatabasePool
+    /// File names being written by `saveDownloaded`, so `repair()` running meanwhile leaves them alone.
+    let inFlight = Mutex<Set<String>>([])
+
+    public init(databaseURL: URL, photosDirectory: URL) throws {
+        let manager = FileManager.default
+        try manager.createDirectory(at: databaseURL.deletingLastPathComponent(),
+                                    withIntermediateDirectories: true)
+        try manager.createDirectory(at: photosDirectory, withIntermediateDirectories: true)
+
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.label = "TouristStore"
+        // Another instance (or a backup tool) may briefly hold the lock; wait rather than fail.
+        configuration.busyMode = .timeout(5)
+        let pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
+        do {
+            try StoreMigrations.migrator.migrate(pool)
+        } catch {
+            // Release the file now: the caller may want to move it aside.
+            try? pool.close()
+            throw error
+        }
+        self.writer = pool
+        self.photosDirectory = photosDirectory
+    }
+
+    /// Closes the database; any later call throws. Lets tests and recovery reopen the same file.
+    public func close() throws {
+        try writer.close()
+    }
+
+    // MARK: Opening with recovery
+
+    /// Opens the store; if the database file is not a readable SQLite database, moves it
+    /// (and its -wal/-shm) aside instead of deleting it, and opens a fresh one.
+    public static func openRecovering(paths: AppPaths) throws -> (store: Store, movedAside: URL?) {
+        try openRecovering(databaseURL: paths.databaseURL, photosDirectory: paths.photosDirectory, now: Date())
+    }
+
+    static func openRecovering(databaseURL: URL, photosDirectory: URL,
+                               now: Date) throws -> (store: Store, movedAside: URL?) {
+        do {
+            let store = try Store(databaseURL: databaseURL, photosDirectory: photosDirectory)
+            if try store.quickCheck() { return (store, nil) }
+            try store.close()
+        } catch let error as DatabaseError where isDamage(error) {
+            // Fall through to recovery; any other error (disk full, permissions) is not ours to fix.
+        }
+        let moved = try DurableFile.moveAside(databaseURL, now: now)
+        for suffix in ["-wal", "-shm"] {
+            let side = URL(fileURLWithPath: databaseURL.path + suffix)
+            if DurableFile.exists(side) {
+                // Keep the pair together: SQLite looks for "<name>-wal" next to the moved file.
+                try DurableFile.renameDurably(side, to: URL(fileURLWithPath: moved.path + suffix))
+            }
+        }
+        let store = try Store(databaseURL: databaseURL, photosDirectory: photosDirectory)
+        return (store, moved)
+    }
+
+    private static func isDamage(_ error: DatabaseError) -> Bool {
+        [.SQLITE_NOTADB, .SQLITE_CORRUPT].contains(error.resultCode)
+    }
+
+    /// Cheap corruption check done at open; a failure raises `SQLITE_CORRUPT` or returns a message.
+    private func quickCheck() throws -> Bool {
+        try writer.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") == ["ok"] }
+    }
+
+    /// Integrity checks used by tests: full integrity check and no dangling foreign keys.
+    public func checkIntegrity() throws -> Bool {
+        try writer.read { db in
+            let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
+            let danglingKeys = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
+            return integrity == ["ok"] && danglingKeys.isEmpty
+        }
+    }
+
+    // MARK: Pins
+
+    public func pins() throws -> [Pin] {
+        try writer.read { db in try Pin.order(Column("id")).fetchAll(db) }
+    }
+
+    public func pin(id: Int64) throws -> Pin? {
+        try writer.read { db in try Pin.fetchOne(db, key: id) }
+    }
+
+    public func pinCount() throws -> Int {
+        try writer.read { db in try Pin.fetchCount(db) }
+    }
+
+    /// Adds a pin; longitudes from a wrapped map are brought back into -180...180.
+    @discardableResult
+    public func addPin(latitude: Double, longitude: Double) throws -> Pin {
+        let coordinate = Coordinate(latitude: latitude, longitude: Self.wrapLongitude(longitude))
+        guard coordinate.isValid else { throw StoreError.invalidCoordinate }
+        var pin = Pin(latitude: coordinate.latitude, longitude: coordinate.longitude, created: Date())
+        try writer.write { db in try pin.insert(db) }
+        return pin
+    }
+
+    /// Deletes the pin and (by cascade) its photo rows in one transaction, then their files.
+    public func deletePin(id: Int64) throws {
+        let fileNames: [String] = try writer.write { db in
+            let names = try String.fetchAll(db,
+                Photo.filter(Photo.Columns.pinId == id && Photo.Columns.fileName != nil)
+                    .select(Photo.Columns.fileName))
+            try Pin.deleteOne(db, key: id)
+            return names
+        }
+        removeFiles(named: fileNames)
+    }
+
+    static func wrapLongitude(_ longitude: Double) -> Double {
+        guard longitude.isFinite, !(-180...180).contains(longitude) else { return longitude }
+        let wrapped = (longitude + 180).truncatingRemainder(dividingBy: 360)
+        return (wrapped < 0 ? wrapped + 360 : wrapped) - 180
+    }
+
+    // MARK: Album
+
+    public func photos(pinId: Int64) throws -> [Photo] {
+        try writer.read { db in
+            try Photo.filter(Photo.Columns.pinId == pinId)
+                .order(Photo.Columns.position, Photo.Columns.id)
+                .fetchAll(db)
+        }
+    }
+
+    public func photo(id: Int64) throws -> Photo? {
+        try writer.read { db in try Photo.fetchOne(db, key: id) }
+    }
+
+    public func photoCount() throws -> Int {
+        try writer.read { db in try Photo.fetchCount(db) }
+    }
+
+    /// Replaces the pin's album in one transaction (old rows out, one `pending` row per
+    /// remote photo in, page/pages/source recorded), then removes the old rows' files.
+    public func replaceAlbum(pinId: Int64, source: String, page: Int, pages: Int,
+                             photos remote: [RemotePhoto]) throws -> [Photo] {
+        let (inserted, oldFiles): ([Photo], [String]) = try writer.write { db in
+            guard var pin = try Pin.fetchOne(db, key: pinId) else { throw StoreError.pinNotFound(pinId) }
+            let oldFiles = try String.fetchAll(db,
+                Photo.filter(Photo.Columns.pinId == pinId && Photo.Columns.fileName != nil)
+                    .select(Photo.Columns.fileName))
+            try Photo.filter(Photo.Columns.pinId == pinId).deleteAll(db)
+
+            var inserted: [Photo] = []
+            inserted.reserveCapacity(remote.count)
+            for (position, item) in remote.enumerated() {
+                var photo = Photo(
+                    pinId: pinId, position: position, source: source, sourceId: item.sourceId,
+                    remoteURL: item.imageURL.absoluteString, pageURL: item.pageURL?.absoluteString,
+                    fileName: nil, title: item.title, author: item.author, license: item.license,
+                    width: item.width, height: item.height, state: .pending)
+                try photo.insert(db)
+                inserted.append(photo)
+            }
+            pin.albumPage = page
+            pin.albumPages = pages
+            pin.albumSource = source
+            try pin.update(db)
+            return (inserted, oldFiles)
+        }
+        removeFiles(named: oldFiles)
+        return inserted
+    }
+
+    public func markFailed(photoId: Int64) throws {
+        try setState(.failed, photoId: photoId)
+    }
+
+    /// Puts a failed photo back in the download queue.
+    public func markPending(photoId: Int64) throws {
+        try setState(.pending, photoId: photoId)
+    }
+
+    private func setState(_ state: PhotoState, photoId: Int64) throws {
+        try writer.write { db in
+            // A photo that has a file keeps "downloaded": the file is what the UI shows.
+            try db.execute(
+                sql: "UPDATE photo SET state = ? WHERE id = ? AND file_name IS NULL",
+                arguments: [state.rawValue, photoId])
+        }
+    }
+
+    /// Where the photo's file lives; nil when it has none (or a name that could escape the directory).
+    public func fileURL(for photo: Photo) -> URL? {
+        guard let name = photo.fileName, Self.isSafeFileName(name) else { return nil }
+        return photosDirectory.appendingPathComponent(name, isDirectory: false)
+    }
+
+    static func isSafeFileName(_ name: String) -> Bool {
+        !name.isEmpty && name != "." && name != ".." && !name.contains("/") && !name.contains("\0")
+    }
+
+    func removeFiles(named names: [String]) {
+        for name in names where Self.isSafeFileName(name) {
+            DurableFile.remove(photosDirectory.appendingPathComponent(name))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+// Operations that touch both rows and photo files. The rule everywhere: a row may
+// point at a file only once the file is complete on disk, and a file is deleted
+// only after no committed row points at it.
+extension Store {
+    /// Stores a downloaded image for the photo crash-safely and marks it downloaded.
+    /// Returns nil (and keeps no file) when the row was deleted meanwhile.
+    public func saveDownloaded(photoId: Int64, data: Data) throws -> Photo? {
+        // The name is ours: the network decides nothing about paths.
+        let name = "\(photoId)-\(DurableFile.randomHex(bytes: 8)).jpg"
+        let temporaryName = ".tmp-\(name)"
+        inFlight.withLock { $0.formUnion([name, temporaryName]) }
+        defer { inFlight.withLock { $0.subtract([name, temporaryName]) } }
+
+        let temporary = photosDirectory.appendingPathComponent(temporaryName, isDirectory: false)
+        let final = photosDirectory.appendingPathComponent(name, isDirectory: false)
+        try DurableFile.writeNew(data, to: temporary, mode: 0o644)
+        do {
+            try DurableFile.renameDurably(temporary, to: final)
+        } catch {
+            DurableFile.remove(temporary)
+            throw error
+        }
+
+        let outcome: (photo: Photo, previousFile: String?)?
+        do {
+            outcome = try writer.write { db in
+                guard var photo = try Photo.fetchOne(db, key: photoId) else { return nil }
+                let previous = photo.fileName
+                photo.fileName = name
+                photo.state = .downloaded
+                try photo.update(db)
+                return (photo, previous)
+            }
+        } catch {
+            DurableFile.remove(final)
+            throw error
+        }
+        guard let outcome else {
+            DurableFile.remove(final)
+            return nil
+        }
+        if let previous = outcome.previousFile {
+            removeFiles(named: [previous])
+        }
+        return outcome.photo
+    }
+
+    /// Removes the row and closes the gap in positions, but keeps the file so Undo can restore it.
+    public func deletePhoto(id: Int64) throws -> Photo? {
+        try writer.write { db in
+            guard let photo = try Photo.fetchOne(db, key: id) else { return nil }
+            try Photo.deleteOne(db, key: id)
+            try db.execute(
+                sql: "UPDATE photo SET position = position - 1 WHERE pin_id = ? AND position > ?",
+                arguments: [photo.pinId, photo.position])
+            return photo
+        }
+    }
+
+    /// Re-inserts a removed photo at its old position, shifting later ones down.
+    /// Ids are never reused (AUTOINCREMENT), so the old id is normally still free.
+    public func restorePhoto(_ photo: Photo) throws {
+        try writer.write { db in
+            guard try Pin.exists(db, key: photo.pinId) else { throw StoreError.pinNotFound(photo.pinId) }
+            let count = try Photo.filter(Photo.Columns.pinId == photo.pinId).fetchCount(db)
+            var restored = photo
+            restored.position = min(max(0, photo.position), count)
+            if let id = restored.id, try Photo.exists(db, key: id) {
+                restored.id = nil
+            }
+            if let name = restored.fileName {
+                // The file may have been discarded already; then the photo downloads again.
+                let stillThere = Self.isSafeFileName(name)
+                    && DurableFile.isRegularFile(photosDirectory.appendingPathComponent(name))
+                let takenByOther = try Photo.filter(Photo.Columns.fileName == name).fetchCount(db) > 0
+                if !stillThere || takenByOther {
+                    restored.fileName = nil
+                    restored.state = .pending
+                }
+            }
+            try db.execute(
+                sql: "UPDATE photo SET position = position + 1 WHERE pin_id = ? AND position >= ?",
+                arguments: [restored.pinId, restored.position])
+            try restored.insert(db)
+        }
+    }
+
+    /// Deletes a file once no row references it (after the undo window closed).
+    public func discardFileIfUnreferenced(_ fileName: String) {
+        guard Self.isSafeFileName(fileName), !inFlight.withLock({ $0.contains(fileName) }) else { return }
+        // Inside a write so a concurrent restorePhoto cannot re-reference the file mid-way.
+        try? writer.write { db in
+            let referenced = try Photo.filter(Photo.Columns.fileName == fileName).fetchCount(db) > 0
+            if !referenced {
+                DurableFile.remove(photosDirectory.appendingPathComponent(fileName, isDirectory: false))
+            }
+        }
+    }
+
+    /// Startup repair, best run before downloads start and off the main thread:
+    /// rows whose file vanished go back to `pending`; files no row references
+    /// (including `.tmp-` leftovers of a crash) are deleted.
+    public func repair() throws -> (resetRows: Int, removedFiles: Int) {
+        let (resetRows, referenced): (Int, Set<String>) = try writer.write { db in
+            var reset = 0
+            let candidates = try Photo
+                .filter(Photo.Columns.fileName != nil || Photo.Columns.state == PhotoState.downloaded.rawValue)
+                .fetchAll(db)
+            for var photo in candidates {
+                if let url = fileURL(for: photo), DurableFile.isRegularFile(url) { continue }
+                photo.fileName = nil
+                if photo.state == .downloaded { photo.state = .pending }
+                try photo.update(db)
+                reset += 1
+            }
+            let names = try String.fetchAll(db, sql: "SELECT file_name FROM photo WHERE file_name IS NOT NULL")
+            return (reset, Set(names))
+        }
+
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: photosDirectory.path)) ?? []
+        var removed = 0
+        for name in entries where !referenced.contains(name) {
+            if inFlight.withLock({ $0.contains(name) }) { continue }
+            let url = photosDirectory.appendingPathComponent(name, isDirectory: false)
+            // Only plain files are ours; leave anything else a user put there.
+            guard DurableFile.isRegularFile(url) else { continue }
+            if DurableFile.remove(url) { removed += 1 }
+        }
+        return (resetRows, removed)
+    }
+}
