@@ -1,0 +1,146 @@
+import Foundation
+
+/// A photo as a service describes it, before it has a row in the store.
+public struct RemotePhoto: Sendable, Hashable, Codable {
+    public var sourceId: String
+    /// The image the album downloads.
+    public var imageURL: URL
+    public var thumbnailURL: URL?
+    public var title: String
+    public var author: String
+    public var license: String
+    /// The photo's web page, for attribution.
+    public var pageURL: URL?
+    public var width: Int?
+    public var height: Int?
+
+    public init(sourceId: String, imageURL: URL, thumbnailURL: URL? = nil, title: String = "",
+                author: String = "", license: String = "", pageURL: URL? = nil,
+                width: Int? = nil, height: Int? = nil) {
+        self.sourceId = sourceId
+        self.imageURL = imageURL
+        self.thumbnailURL = thumbnailURL
+        self.title = title
+        self.author = author
+        self.license = license
+        self.pageURL = pageURL
+        self.width = width
+        self.height = height
+    }
+}
+
+/// One page of search results.
+public struct PhotoPage: Sendable, Equatable {
+    public var page: Int
+    public var pages: Int
+    public var total: Int
+    public var photos: [RemotePhoto]
+
+    public init(page: Int, pages: Int, total: Int, photos: [RemotePhoto]) {
+        self.page = page
+        self.pages = pages
+        self.total = total
+        self.photos = photos
+    }
+}
+
+/// What can go wrong with a search or a download, phrased for the user.
+public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
+    case invalidAPIKey
+    case serviceUnavailable(String)
+    case rateLimited(String)
+    case service(code: Int, message: String)
+    case malformedResponse(String)
+    case http(Int)
+    case tooLarge
+    case network(String)
+    case timedOut
+    case cancelled
+    case notAnImage
+
+    public var errorDescription: String? {
+        switch self {
+        case .invalidAPIKey:
+            return "Flickr rejected the API key"
+        case .serviceUnavailable(let service):
+            return "\(service) is unavailable right now"
+        case .rateLimited(let service):
+            return "\(service) is receiving too many requests; try again in a few minutes"
+        case .service(let code, let message):
+            return message.isEmpty ? "The service reported error \(code)" : message
+        case .malformedResponse(let service):
+            return "\(service) sent a response that could not be read"
+        case .http(let status):
+            return "The server answered with error \(status)"
+        case .tooLarge:
+            return "The response was too large"
+        case .network(let detail):
+            return "Could not connect: \(detail)"
+        case .timedOut:
+            return "The connection timed out"
+        case .cancelled:
+            return "The request was cancelled"
+        case .notAnImage:
+            return "The download is not a picture"
+        }
+    }
+
+    /// Maps a transport failure; `service` is the display name used in the message.
+    public static func from(_ error: HTTPError, service: String) -> PhotoSourceError {
+        switch error {
+        case .status(429): return .rateLimited(service)
+        case .status(503): return .serviceUnavailable(service)
+        case .status(let status): return .http(status)
+        case .tooLarge: return .tooLarge
+        case .unsupportedScheme(let scheme): return .network("unsupported address type \"\(scheme)\"")
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        case .network(let detail): return .network(detail)
+        }
+    }
+
+    /// Maps whatever an `HTTPClient` threw; anything unexpected counts as a network failure.
+    static func from(any error: any Error, service: String) -> PhotoSourceError {
+        switch error {
+        case let error as PhotoSourceError: return error
+        case let error as HTTPError: return from(error, service: service)
+        case is CancellationError: return .cancelled
+        default: return .network(error.localizedDescription)
+        }
+    }
+}
+
+/// A searchable photo service.
+public protocol PhotoSource: Sendable {
+    /// "flickr" | "commons"
+    var id: String { get }
+    /// "Flickr" | "Wikimedia Commons"
+    var displayName: String { get }
+    /// Throws `PhotoSourceError`.
+    func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage
+    /// Highest page worth asking for given what a search reported.
+    func highestPage(total: Int, pages: Int, perPage: Int) -> Int
+}
+
+/// Percent-encoding for query strings that leaves only RFC 3986 unreserved characters
+/// bare: URLComponents keeps '+', which PHP services decode as a space.
+enum QueryString {
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    static func url(_ endpoint: URL, _ items: [(String, String)]) -> URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
+            ?? URLComponents()
+        let encoded = items.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&")
+        if let existing = components.percentEncodedQuery, !existing.isEmpty {
+            components.percentEncodedQuery = existing + "&" + encoded
+        } else {
+            components.percentEncodedQuery = encoded
+        }
+        return components.url ?? endpoint
+    }
+
+    private static func encode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+}
