@@ -1,1 +1,66 @@
 #include "shim.h"
+
+// MARK: Signals
+
+// G_CALLBACK is a function-pointer cast Swift cannot express without unsafeBitCast: do it here,
+// once per handler signature.
+gulong vt_connect(gpointer instance, const char *signal, VtHandler handler, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
+}
+gulong vt_connect_bool(gpointer instance, const char *signal, VtBoolHandler handler, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
+}
+gulong vt_connect_pointer(gpointer instance, const char *signal, VtPointerHandler handler, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
+}
+gulong vt_connect_point(gpointer instance, const char *signal, VtPointHandler handler, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
+}
+gulong vt_connect_click(gpointer instance, const char *signal, VtClickHandler handler, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
+}
+gulong vt_connect_key(gpointer instance, const char *signal, VtKeyHandler handler, gpointer data, GClosureNotify notify) {
+    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
+}
+
+// MARK: Variadic replacements
+
+void vt_accessible_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+void vt_accessible_set_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+void vt_set_accels(GtkApplication *app, const char *action, const char *accel1, const char *accel2) {
+    const char *accels[] = { accel1, accel2, NULL };
+    gtk_application_set_accels_for_action(app, action, accels);
+}
+
+void vt_object_set_bool(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+void vt_object_set_string(gpointer object, const char *property, const char *value) {
+    g_object_set(object, property, value, NULL);
+}
+
+void vt_object_set_uint(gpointer object, const char *property, guint value) {
+    g_object_set(object, property, value, NULL);
+}
+
+void vt_activate_action_uint(GtkWidget *widget, const char *action, guint value) {
+    gtk_widget_activate_action(widget, action, "u", value);
+}
+
+SoupSession *vt_soup_session_new(const char *user_agent, guint timeout_seconds, guint idle_timeout_seconds,
+                                 guint max_conns, guint max_conns_per_host) {
+    return g_object_new(SOUP_TYPE_SESSION,
+                        "user-agent", user_agent,
+                        "timeout", timeout_seconds,
+                        "idle-timeout", idle_timeout_seconds,
+                        "max-conns", max_conns,
+                        "max-conns-per-host", max_conns_per_host,
+                        NULL);
+}

@@ -1,0 +1,182 @@
+/// libadwaita wrappers (written for libadwaita 1.2, the oldest supported).
+@MainActor
+public final class Application: Object {
+    public init(id: String) {
+        super.init(taking: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+    }
+    public var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }
+    @discardableResult
+    public func onActivate(_ handler: @escaping Handler) -> gulong { on("activate", handler) }
+    @discardableResult
+    public func onShutdown(_ handler: @escaping Handler) -> gulong { on("shutdown", handler) }
+    public func setAccels(_ action: String, _ accels: String...) {
+        vt_set_accels(gtkApplication, action, accels.first, accels.count > 1 ? accels[1] : nil)
+    }
+    /// Runs the GLib main loop with Swift's main queue attached; returns the exit status.
+    public func run() -> Int32 {
+        MainLoop.attachMainQueue()
+        return g_application_run(vt_application(raw), CommandLine.argc, CommandLine.unsafeArgv)
+    }
+    public func quit() { g_application_quit(vt_application(raw)) }
+    public var activeWindow: UnsafeMutablePointer<GtkWindow>? { gtk_application_get_active_window(gtkApplication) }
+}
+
+@MainActor
+public final class ApplicationWindow: Widget {
+    public init(application: Application) {
+        super.init(adw_application_window_new(application.gtkApplication))
+    }
+    public var window: UnsafeMutablePointer<GtkWindow> { vt_window(raw) }
+    public var title: String {
+        get { string(gtk_window_get_title(window)) ?? "" }
+        set { gtk_window_set_title(window, newValue) }
+    }
+    public func setContent(_ content: Widget) { adw_application_window_set_content(vt_adw_window(raw), content.widget) }
+    public func setDefaultSize(width: Int32, height: Int32) { gtk_window_set_default_size(window, width, height) }
+    public var defaultSize: (width: Int32, height: Int32) {
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(window, &width, &height)
+        return (width, height)
+    }
+    public func setMinimumSize(width: Int32, height: Int32) { gtk_widget_set_size_request(widget, width, height) }
+    public func present() { gtk_window_present(window) }
+    public func close() { gtk_window_close(window) }
+    /// Return true to keep the window open.
+    @discardableResult
+    public func onCloseRequest(_ handler: @escaping BoolHandler) -> gulong { Signal.connect(raw, "close-request", returning: handler) }
+}
+
+@MainActor
+public final class HeaderBar: Widget {
+    public init() { super.init(adw_header_bar_new()) }
+    public func packStart(_ child: Widget) { adw_header_bar_pack_start(vt_adw_header_bar(raw), child.widget) }
+    public func packEnd(_ child: Widget) { adw_header_bar_pack_end(vt_adw_header_bar(raw), child.widget) }
+    public func setTitle(_ title: Widget) { adw_header_bar_set_title_widget(vt_adw_header_bar(raw), title.widget) }
+    public func showEndTitleButtons(_ show: Bool) { adw_header_bar_set_show_end_title_buttons(vt_adw_header_bar(raw), show.g) }
+}
+
+@MainActor
+public final class WindowTitle: Widget {
+    public init(title: String, subtitle: String = "") { super.init(adw_window_title_new(title, subtitle)) }
+    public var title: String {
+        get { string(adw_window_title_get_title(OpaquePointer(raw))) ?? "" }
+        set { adw_window_title_set_title(OpaquePointer(raw), newValue) }
+    }
+    public var subtitle: String {
+        get { string(adw_window_title_get_subtitle(OpaquePointer(raw))) ?? "" }
+        set { adw_window_title_set_subtitle(OpaquePointer(raw), newValue) }
+    }
+}
+
+/// A menu button showing a GMenu of "section / label → action" items.
+@MainActor
+public final class MenuButton: Widget {
+    public init(icon: String, label: String, items: [(label: String, action: String)]) {
+        super.init(gtk_menu_button_new())
+        gtk_menu_button_set_icon_name(OpaquePointer(raw), icon)
+        let menu = g_menu_new()
+        for item in items { g_menu_append(menu, item.label, item.action) }
+        gtk_menu_button_set_menu_model(OpaquePointer(raw), UnsafeMutablePointer<GMenuModel>(menu))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+        tooltip = label
+        setAccessibleLabel(label)
+    }
+}
+
+/// A title plus a stack of pages navigated like a phone app: swipe back on touch.
+/// AdwLeaflet is what libadwaita 1.2 offers (AdwNavigationView arrived in 1.4).
+@MainActor
+public final class Leaflet: Widget {
+    public init() {
+        super.init(adw_leaflet_new())
+        let leaflet = vt_adw_leaflet(raw)
+        adw_leaflet_set_can_unfold(leaflet, false.g)
+        adw_leaflet_set_can_navigate_back(leaflet, true.g)
+        adw_leaflet_set_transition_type(leaflet, ADW_LEAFLET_TRANSITION_TYPE_SLIDE)
+    }
+    public func append(_ page: Widget) { _ = adw_leaflet_append(vt_adw_leaflet(raw), page.widget) }
+    public func remove(_ page: Widget) { adw_leaflet_remove(vt_adw_leaflet(raw), page.widget) }
+    public func show(_ page: Widget) { adw_leaflet_set_visible_child(vt_adw_leaflet(raw), page.widget) }
+    public var visibleChild: UnsafeMutablePointer<GtkWidget>? { adw_leaflet_get_visible_child(vt_adw_leaflet(raw)) }
+    @discardableResult
+    public func onVisibleChildChanged(_ handler: @escaping Handler) -> gulong { onChange(of: "visible-child", handler) }
+    public var isTransitionRunning: Bool { adw_leaflet_get_child_transition_running(vt_adw_leaflet(raw)).isTrue }
+}
+
+@MainActor
+public final class ToastOverlay: Widget {
+    public init(child: Widget) {
+        super.init(adw_toast_overlay_new())
+        adw_toast_overlay_set_child(vt_adw_toast_overlay(raw), child.widget)
+    }
+    /// Shows a toast; `button` adds an action button (e.g. Undo); `dismissed` runs when it goes away
+    /// for any reason, after the button's handler if that was pressed.
+    public func show(_ title: String, timeout: UInt32 = 5, button: (label: String, handler: Handler)? = nil,
+                     dismissed: Handler? = nil) {
+        let toast = adw_toast_new(title)!
+        adw_toast_set_timeout(toast, timeout)
+        if let button {
+            adw_toast_set_button_label(toast, button.label)
+            Signal.connect(UnsafeMutableRawPointer(toast), "button-clicked", button.handler)
+        }
+        if let dismissed { Signal.connect(UnsafeMutableRawPointer(toast), "dismissed", dismissed) }
+        adw_toast_overlay_add_toast(vt_adw_toast_overlay(raw), toast)  // takes the reference
+    }
+}
+
+@MainActor
+public final class StatusPage: Widget {
+    public init(icon: String, title: String, description: String = "") {
+        super.init(adw_status_page_new())
+        let page = vt_adw_status_page(raw)
+        adw_status_page_set_icon_name(page, icon)
+        adw_status_page_set_title(page, title)
+        adw_status_page_set_description(page, description)
+    }
+    public var title: String {
+        get { string(adw_status_page_get_title(vt_adw_status_page(raw))) ?? "" }
+        set { adw_status_page_set_title(vt_adw_status_page(raw), newValue) }
+    }
+    public var pageDescription: String {
+        get { string(adw_status_page_get_description(vt_adw_status_page(raw))) ?? "" }
+        set { adw_status_page_set_description(vt_adw_status_page(raw), newValue) }
+    }
+    public func setChild(_ child: Widget?) { adw_status_page_set_child(vt_adw_status_page(raw), child?.widget) }
+}
+
+/// AdwMessageDialog with one "close" response (libadwaita 1.2).
+@MainActor
+public enum MessageDialog {
+    public static func show(parent: ApplicationWindow, heading: String, body: String) {
+        let dialog = adw_message_dialog_new(parent.window, heading, body)!
+        adw_message_dialog_add_response(vt_adw_message_dialog(dialog), "close", "_Close")
+        gtk_window_present(vt_window(dialog))
+    }
+}
+
+/// An AdwToast the app can update or dismiss while it shows.
+@MainActor
+public final class Toast: Object {
+    public init(_ title: String, timeout: UInt32 = 5) {
+        super.init(taking: UnsafeMutableRawPointer(adw_toast_new(title)!))
+        adw_toast_set_timeout(toast, timeout)
+    }
+    private var toast: OpaquePointer { OpaquePointer(raw) }
+    public var title: String {
+        get { string(adw_toast_get_title(toast)) ?? "" }
+        set { adw_toast_set_title(toast, newValue) }
+    }
+    public func setButton(_ label: String, _ handler: @escaping Handler) {
+        adw_toast_set_button_label(toast, label)
+        Signal.connect(raw, "button-clicked", handler)
+    }
+    /// Runs when the toast goes away for any reason (after "button-clicked" if pressed).
+    public func onDismissed(_ handler: @escaping Handler) { Signal.connect(raw, "dismissed", handler) }
+    public func dismiss() { adw_toast_dismiss(toast) }
+}
+
+extension ToastOverlay {
+    public func add(_ toast: Toast) {
+        adw_toast_overlay_add_toast(vt_adw_toast_overlay(raw), OpaquePointer(g_object_ref(toast.raw)))  // transfer full
+    }
+}

@@ -1,0 +1,48 @@
+/// Input controllers and actions.
+@MainActor
+open class EventController: Object {}
+
+@MainActor
+public final class LongPressGesture: EventController {
+    public init() { super.init(gtk_gesture_long_press_new()) }
+    @discardableResult
+    public func onPressed(_ handler: @escaping PointHandler) -> gulong {
+        Signal.connect(raw, "pressed", point: handler)
+    }
+    public func setTouchOnly(_ value: Bool) { gtk_gesture_single_set_touch_only(vt_gesture_single(raw), value.g) }
+}
+
+@MainActor
+public final class ClickGesture: EventController {
+    /// `button` 0 listens to every button.
+    public init(button: UInt32 = 1) {
+        super.init(gtk_gesture_click_new())
+        gtk_gesture_single_set_button(vt_gesture_single(raw), button)
+    }
+    @discardableResult
+    public func onPressed(_ handler: @escaping ClickHandler) -> gulong { Signal.connect(raw, "pressed", click: handler) }
+    @discardableResult
+    public func onReleased(_ handler: @escaping ClickHandler) -> gulong { Signal.connect(raw, "released", click: handler) }
+    public var currentButton: UInt32 { gtk_gesture_single_get_current_button(vt_gesture_single(raw)) }
+}
+
+@MainActor
+public final class KeyController: EventController {
+    public init() { super.init(gtk_event_controller_key_new()) }
+    @discardableResult
+    public func onKeyPressed(_ handler: @escaping KeyHandler) -> gulong { Signal.connect(raw, "key-pressed", key: handler) }
+}
+
+/// A GSimpleAction added to an action map (application or window).
+@MainActor
+public final class Action: Object {
+    public init(_ name: String, in map: Object, _ handler: @escaping Handler) {
+        super.init(taking: g_simple_action_new(name, nil))
+        Signal.connect(raw, "activate", pointer: { _ in handler() })
+        g_action_map_add_action(vt_action_map(map.raw), OpaquePointer(raw))
+    }
+    public var isEnabled: Bool {
+        get { g_action_get_enabled(OpaquePointer(raw)).isTrue }
+        set { g_simple_action_set_enabled(OpaquePointer(raw), newValue.g) }
+    }
+}

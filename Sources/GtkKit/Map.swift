@@ -1,0 +1,92 @@
+/// libshumate wrappers: the map widget, its tile source and markers.
+
+/// Raster tiles from a URL template, fetched with the app's SoupSession and cached on disk.
+@MainActor
+public final class TileSource: Object {
+    public init(urlTemplate: String, session: UnsafeMutablePointer<SoupSession>, cacheDirectory: String, cacheKey: String) {
+        let dataSource = vt_tile_source_new(urlTemplate, session, cacheDirectory, cacheKey)
+        let renderer = shumate_raster_renderer_new_full(
+            "virtual-tourist-tiles", "OpenStreetMap", "Map data © OpenStreetMap contributors",
+            "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
+            vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))
+        g_object_unref(UnsafeMutableRawPointer(dataSource))  // the renderer holds it
+        super.init(taking: UnsafeMutableRawPointer(renderer!))
+    }
+    public var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
+}
+
+/// A marker placed at a coordinate, showing `child`.
+@MainActor
+public final class Marker: Widget {
+    public init(child: Widget, latitude: Double, longitude: Double) {
+        super.init(shumate_marker_new())
+        let marker = vt_shumate_marker(raw)
+        shumate_marker_set_child(marker, child.widget)
+        shumate_location_set_location(vt_shumate_location(raw), latitude, longitude)
+    }
+    public var marker: UnsafeMutablePointer<ShumateMarker> { vt_shumate_marker(raw) }
+}
+
+/// ShumateSimpleMap: the map with zoom buttons, scale and licence built in.
+@MainActor
+public final class MapView: Widget {
+    private let markerLayer: OpaquePointer
+
+    public init(source: TileSource, interactive: Bool = true) {
+        let simple = vt_shumate_simple_map(UnsafeMutableRawPointer(shumate_simple_map_new()))
+        shumate_simple_map_set_map_source(simple, source.mapSource)
+        // Owned by the map once added as an overlay layer below.
+        markerLayer = shumate_marker_layer_new(shumate_simple_map_get_viewport(simple))
+        super.init(UnsafeMutableRawPointer(simple!))
+        shumate_simple_map_add_overlay_layer(simple, vt_shumate_layer(UnsafeMutableRawPointer(markerLayer)))
+        if !interactive {
+            // A picture of a place, not a control: no input, no zoom buttons.
+            gtk_widget_set_can_target(widget, false.g)
+            gtk_widget_set_focusable(widget, false.g)
+            shumate_simple_map_set_show_zoom_buttons(simple, false.g)
+            gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
+        }
+    }
+
+    private var simple: OpaquePointer { vt_shumate_simple_map(raw) }
+    private var viewport: OpaquePointer { shumate_simple_map_get_viewport(simple) }
+    /// The ShumateMap inside: gestures go on it and widget coordinates are relative to it.
+    public var mapWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))) }
+
+    public var latitude: Double { shumate_location_get_latitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
+    public var longitude: Double { shumate_location_get_longitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
+    public var zoom: Double {
+        get { shumate_viewport_get_zoom_level(viewport) }
+        set { shumate_viewport_set_zoom_level(viewport, newValue) }
+    }
+
+    public func center(latitude: Double, longitude: Double) {
+        shumate_map_center_on(shumate_simple_map_get_map(simple), latitude, longitude)
+    }
+
+    /// The coordinate under a point given in `mapWidget` coordinates.
+    public func location(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+        var latitude = 0.0, longitude = 0.0
+        shumate_viewport_widget_coords_to_location(viewport, mapWidget, x, y, &latitude, &longitude)
+        return (latitude, longitude)
+    }
+
+    /// Where a coordinate is, in `mapWidget` coordinates.
+    public func point(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        var x = 0.0, y = 0.0
+        shumate_viewport_location_to_widget_coords(viewport, mapWidget, latitude, longitude, &x, &y)
+        return (x, y)
+    }
+
+    /// Called when the centre or zoom changes (by the user or by code).
+    public func onViewportChanged(_ handler: @escaping Handler) {
+        let target = UnsafeMutableRawPointer(viewport)
+        for property in ["latitude", "longitude", "zoom-level"] {
+            Signal.connect(target, "notify::\(property)", pointer: { _ in handler() })
+        }
+    }
+
+    public func addMarker(_ marker: Marker) { shumate_marker_layer_add_marker(markerLayer, marker.marker) }
+    public func removeMarker(_ marker: Marker) { shumate_marker_layer_remove_marker(markerLayer, marker.marker) }
+    public func removeAllMarkers() { shumate_marker_layer_remove_all(markerLayer) }
+}

@@ -1,0 +1,75 @@
+/// Signals as Swift closures. Each connection retains its closure box; GLib calls the destroy
+/// notify when the handler is disconnected or the instance finalised, which releases it.
+/// Handlers run on the main thread (GTK emits there), hence `MainActor.assumeIsolated`.
+
+/// The destroy notify of every connection: releases the box, whatever closure type it holds.
+private let releaseBox: GClosureNotify = { data, _ in Unmanaged<AnyObject>.fromOpaque(data!).release() }
+
+private func retain<Body>(_ body: Body) -> gpointer {
+    Unmanaged.passRetained(ClosureBox(body)).toOpaque()
+}
+
+private func box<Body>(_ data: gpointer?, _ type: Body.Type) -> Body {
+    Unmanaged<ClosureBox<Body>>.fromOpaque(data!).takeUnretainedValue().body
+}
+
+public typealias Handler = @MainActor () -> Void
+public typealias BoolHandler = @MainActor () -> Bool
+public typealias PointerHandler = @MainActor (gpointer?) -> Void
+public typealias PointHandler = @MainActor (Double, Double) -> Void
+public typealias ClickHandler = @MainActor (Int, Double, Double) -> Void
+public typealias KeyHandler = @MainActor (UInt32, GdkModifierType) -> Bool
+
+@MainActor
+public enum Signal {
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, _ handler: @escaping Handler) -> gulong {
+        vt_connect(instance, name, { _, data in
+            MainActor.assumeIsolated { box(data, Handler.self)() }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For signals whose handler returns gboolean (e.g. "close-request": true stops the default).
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, returning handler: @escaping BoolHandler) -> gulong {
+        vt_connect_bool(instance, name, { _, data in
+            MainActor.assumeIsolated { box(data, BoolHandler.self)().g }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For signals with one pointer argument (list item factories, "notify", GAction "activate").
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, pointer handler: @escaping PointerHandler) -> gulong {
+        vt_connect_pointer(instance, name, { _, argument, data in
+            MainActor.assumeIsolated { box(data, PointerHandler.self)(argument) }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For (x, y) signals such as GtkGestureLongPress "pressed".
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, point handler: @escaping PointHandler) -> gulong {
+        vt_connect_point(instance, name, { _, x, y, data in
+            MainActor.assumeIsolated { box(data, PointHandler.self)(x, y) }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For GtkGestureClick "pressed"/"released" (n_press, x, y).
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, click handler: @escaping ClickHandler) -> gulong {
+        vt_connect_click(instance, name, { _, count, x, y, data in
+            MainActor.assumeIsolated { box(data, ClickHandler.self)(Int(count), x, y) }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For GtkEventControllerKey "key-pressed"; return true when handled.
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> gulong {
+        vt_connect_key(instance, name, { _, keyval, _, state, data in
+            MainActor.assumeIsolated { box(data, KeyHandler.self)(keyval, state).g }
+        }, retain(handler), releaseBox)
+    }
+
+    public static func disconnect(_ instance: gpointer, _ id: gulong) {
+        if id != 0 { g_signal_handler_disconnect(instance, id) }
+    }
+}

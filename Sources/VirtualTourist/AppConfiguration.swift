@@ -1,0 +1,27 @@
+import Foundation
+import GtkKit
+import TouristModel
+
+/// Everything the app reads from its environment at start-up.
+struct AppConfiguration {
+    static let applicationID = "io.github.virtualtourist.VirtualTourist"
+    static let version = "0.1.0"
+    static let website = "https://github.com/virtualtourist/VirtualTourist"
+    static let osmTiles = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+
+    let environment: [String: String]
+    let paths: AppPaths
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.environment = environment
+        paths = AppPaths(environment: environment)
+    }
+
+    /// `VT_TILE_URL` replaces OpenStreetMap (tests point it at a loopback server).
+    var tileURLTemplate: String { environment["VT_TILE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.osmTiles }
+
+    /// Identifies the app, as OpenStreetMap's tile policy and Wikimedia's API etiquette require.
+    var userAgent: String {
+        "VirtualTourist/\(Self.version) (\(Self.website)) libsoup/\(soup_get_major_version()).\(soup_get_minor_version()).\(soup_get_micro_version())"
+    }
+}

@@ -1,0 +1,168 @@
+import GtkKit
+import TouristModel
+
+/// The window: a leaflet of the map page and, when a pin is open, its album page.
+@MainActor
+final class MainWindow {
+    private unowned let app: TouristApplication
+    let window: ApplicationWindow
+    private let leaflet = Leaflet()
+    private let toasts: ToastOverlay
+    private let tiles: TileSource
+    private(set) var mapPage: MapPage!
+    private var albumPage: AlbumPage?
+    private var actions: [Action] = []
+    private var pinDeletion: PendingPinDeletion?
+
+    init(app: TouristApplication) {
+        self.app = app
+        window = ApplicationWindow(application: app.application)
+        window.title = "Virtual Tourist"
+        window.setMinimumSize(width: 360, height: 294)
+        toasts = ToastOverlay(child: leaflet)
+        tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.session,
+                           cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
+                           cacheKey: "osm-mapnik")
+        window.setContent(toasts)
+        window.setDefaultSize(width: Int32(app.settings.windowWidth ?? 960), height: Int32(app.settings.windowHeight ?? 680))
+
+        mapPage = MapPage(app: app, tiles: tiles)
+        mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
+        mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
+        leaflet.append(mapPage.root)
+        leaflet.onVisibleChildChanged { [unowned self] in self.dropHiddenAlbum() }
+        leaflet.onChange(of: "child-transition-running") { [unowned self] in self.dropHiddenAlbum() }
+
+        addActions()
+        window.onCloseRequest { [unowned self] in
+            self.saveWindowState()
+            return false
+        }
+    }
+
+    func present() { window.present() }
+    func close() { window.close() }
+
+    /// Last chance to keep what the user did: pending pin deletions and the map position.
+    func shutdown() {
+        pinDeletion?.commit()
+        mapPage.saveViewport()
+    }
+
+    func showError(heading: String, body: String) {
+        MessageDialog.show(parent: window, heading: heading, body: body)
+    }
+
+    func showToast(_ title: String) {
+        toasts.add(Toast(title))
+    }
+
+    private func addActions() {
+        let application = app.application
+        actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
+        actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
+        actions.append(Action("drop-pin", in: window) { [unowned self] in self.mapPage.dropPinAtCenter() })
+        application.setAccels("win.back", "Escape", "<Alt>Left")
+        application.setAccels("win.close", "<Control>w")
+        application.setAccels("win.drop-pin", "<Control>d")
+    }
+
+    private func saveWindowState() {
+        let size = window.defaultSize
+        app.update {
+            $0.windowWidth = Int(size.width)
+            $0.windowHeight = Int(size.height)
+        }
+        mapPage.saveViewport()
+    }
+
+    // MARK: Navigation
+
+    private func openAlbum(for pin: Pin) {
+        if let albumPage { leaflet.remove(albumPage.root) }
+        let page = AlbumPage(app: app, pin: pin, tiles: tiles)
+        page.onBack = { [unowned self] in self.goBack() }
+        albumPage = page
+        leaflet.append(page.root)
+        leaflet.show(page.root)
+        page.root.grabFocus()
+    }
+
+    private func goBack() {
+        if mapPage.isEditing {
+            mapPage.isEditing = false
+            return
+        }
+        guard albumPage != nil else { return }
+        leaflet.show(mapPage.root)
+    }
+
+    /// Removes the album page once it has slid out (by the back button, Esc or a swipe).
+    private func dropHiddenAlbum() {
+        guard let albumPage, leaflet.visibleChild == mapPage.root.widget, !leaflet.isTransitionRunning else { return }
+        albumPage.close()
+        leaflet.remove(albumPage.root)
+        self.albumPage = nil
+        mapPage.focusMap()
+    }
+
+    // MARK: Deleting pins, with undo
+
+    /// Pins deleted in edit mode vanish at once but are only removed from the store when the
+    /// Undo toast goes away, so Undo (or a crash) loses nothing.
+    private func deletePin(_ pin: Pin) {
+        if let pending = pinDeletion, !pending.isFinished {
+            pending.add(pin)
+        } else {
+            let pending = PendingPinDeletion(pin: pin, store: app.store)
+            pending.onUndo = { [unowned self] pins in
+                for pin in pins { self.mapPage.add(pin) }
+            }
+            pinDeletion = pending
+            toasts.add(pending.toast)
+        }
+        mapPage.remove(pin)
+    }
+}
+
+/// The pins of one "Pin deleted — Undo" toast.
+@MainActor
+final class PendingPinDeletion {
+    private(set) var pins: [Pin]
+    private let store: Store?
+    let toast: Toast
+    private(set) var isFinished = false
+    var onUndo: (([Pin]) -> Void)?
+
+    init(pin: Pin, store: Store?) {
+        pins = [pin]
+        self.store = store
+        toast = Toast("Pin deleted")
+        toast.setButton("_Undo") { [unowned self] in self.undo() }
+        toast.onDismissed { [unowned self] in self.commit() }
+    }
+
+    func add(_ pin: Pin) {
+        pins.append(pin)
+        toast.title = "\(pins.count) pins deleted"
+    }
+
+    private func undo() {
+        guard !isFinished else { return }
+        isFinished = true
+        onUndo?(pins)
+    }
+
+    func commit() {
+        guard !isFinished else { return }
+        isFinished = true
+        for pin in pins {
+            guard let id = pin.id else { continue }
+            do {
+                try store?.deletePin(id: id)
+            } catch {
+                Log.error("Could not delete pin \(id): \(error.localizedDescription)")
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import GtkKit
+import TouristModel
+
+/// The world map with the user's pins. Press and hold (or right-click, or Ctrl+D) drops a pin;
+/// tapping a pin opens its album, or deletes it in edit mode.
+@MainActor
+final class MapPage {
+    private unowned let app: TouristApplication
+    let root = Box(GTK_ORIENTATION_VERTICAL)
+    let map: MapView
+    private let editButton = ToggleButton(label: "Edit")
+    private let banner: Revealer
+    private var markers: [Int64: PinMarker] = [:]
+    private let viewportSaver = Debouncer(milliseconds: 400)
+    private var contextMenu: Popover?
+    private var introduction: IntroductionCard?
+    private var controllers: [EventController] = []
+
+    var onOpenPin: ((Pin) -> Void)?
+    var onDeletePin: ((Pin) -> Void)?
+
+    var isEditing: Bool {
+        get { editButton.isActive }
+        set { editButton.isActive = newValue }
+    }
+
+    init(app: TouristApplication, tiles: TileSource) {
+        self.app = app
+        map = MapView(source: tiles)
+        map.setAccessibleLabel("World map")
+        map.setExpand(horizontal: true, vertical: true)
+
+        let header = HeaderBar()
+        header.setTitle(WindowTitle(title: "Virtual Tourist"))
+        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: "Main Menu", items: [
+            ("_Preferences", "app.preferences"),
+            ("_Keyboard Shortcuts", "win.show-help-overlay"),
+            ("_About Virtual Tourist", "app.about"),
+        ]))
+        editButton.setAccessibleDescription("Delete pins by tapping them")
+        header.packStart(editButton)
+        root.append(header)
+
+        let bannerLabel = Label("Tap Pins to Delete")
+        bannerLabel.addCSSClass("edit-banner")
+        banner = Revealer(child: bannerLabel)
+        root.append(banner)
+        editButton.onToggled { [unowned self] in self.editingChanged() }
+
+        let overlay = Overlay(child: map)
+        root.append(overlay)
+        if !app.settings.seenIntroduction {
+            let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
+            overlay.addOverlay(card.root)
+            introduction = card
+        }
+
+        restoreViewport()
+        map.onViewportChanged { [unowned self] in
+            self.viewportSaver.schedule { [unowned self] in self.saveViewport() }
+        }
+        addGestures()
+        loadPins()
+    }
+
+    // MARK: Viewport
+
+    private func restoreViewport() {
+        let settings = app.settings
+        map.zoom = settings.mapZoom ?? 3
+        map.center(latitude: settings.mapLatitude ?? 35, longitude: settings.mapLongitude ?? 10)
+    }
+
+    func saveViewport() {
+        viewportSaver.cancel()
+        let (latitude, longitude, zoom) = (map.latitude, map.longitude, map.zoom)
+        app.update {
+            $0.mapLatitude = latitude
+            $0.mapLongitude = longitude
+            $0.mapZoom = zoom
+        }
+    }
+
+    func focusMap() { map.grabFocus() }
+
+    // MARK: Pins
+
+    private func loadPins() {
+        guard let store = app.store else { return }
+        do {
+            for pin in try store.pins() { add(pin) }
+        } catch {
+            Log.error("Could not load pins: \(error.localizedDescription)")
+        }
+    }
+
+    func add(_ pin: Pin) {
+        guard let id = pin.id, markers[id] == nil else { return }
+        let marker = PinMarker(pin: pin) { [unowned self] pin in self.pinActivated(pin) }
+        marker.isDeletable = isEditing
+        markers[id] = marker
+        map.addMarker(marker.marker)
+    }
+
+    func remove(_ pin: Pin) {
+        guard let id = pin.id, let marker = markers.removeValue(forKey: id) else { return }
+        map.removeMarker(marker.marker)
+    }
+
+    private func pinActivated(_ pin: Pin) {
+        if isEditing {
+            onDeletePin?(pin)
+        } else {
+            onOpenPin?(pin)
+        }
+    }
+
+    /// Drops a pin and saves it at once; a pin that cannot be saved is not shown.
+    func dropPin(latitude: Double, longitude: Double) {
+        guard let store = app.store else {
+            app.update { _ in }
+            return
+        }
+        do {
+            let pin = try store.addPin(latitude: latitude, longitude: longitude)
+            add(pin)
+            dismissIntroduction()
+        } catch {
+            Log.error("Could not save pin: \(error.localizedDescription)")
+        }
+    }
+
+    func dropPinAtCenter() {
+        dropPin(latitude: map.latitude, longitude: map.longitude)
+    }
+
+    private func editingChanged() {
+        let editing = isEditing
+        editButton.label = editing ? "Done" : "Edit"
+        banner.isRevealed = editing
+        for marker in markers.values { marker.isDeletable = editing }
+    }
+
+    // MARK: Input
+
+    private func addGestures() {
+        let mapWidget = Widget(map.mapWidget)
+        // Press and hold, with a mouse as well as a finger.
+        let longPress = LongPressGesture()
+        longPress.onPressed { [unowned self] x, y in
+            let location = self.map.location(x: x, y: y)
+            self.dropPin(latitude: location.latitude, longitude: location.longitude)
+        }
+        mapWidget.addController(longPress)
+        // Press and hold is not reachable without a pointer held still: a context menu too.
+        let secondary = ClickGesture(button: 3)
+        secondary.onPressed { [unowned self] _, x, y in self.showContextMenu(x: x, y: y) }
+        mapWidget.addController(secondary)
+        controllers = [longPress, secondary]
+    }
+
+    private func showContextMenu(x: Double, y: Double) {
+        contextMenu?.popdown()
+        let location = map.location(x: x, y: y)
+        let button = Button(label: "Drop Pin Here")
+        button.addCSSClass("flat")
+        let popover = Popover(child: button)
+        popover.attach(to: Widget(map.mapWidget))
+        popover.point(at: x, y)
+        button.onClicked { [unowned self, unowned popover] in
+            popover.popdown()
+            self.dropPin(latitude: location.latitude, longitude: location.longitude)
+        }
+        popover.on("closed") { [unowned self, unowned popover] in
+            gtk_widget_unparent(popover.widget)
+            if self.contextMenu === popover { self.contextMenu = nil }
+        }
+        contextMenu = popover
+        popover.popup()
+    }
+
+    private func dismissIntroduction() {
+        guard let card = introduction else { return }
+        introduction = nil
+        card.root.isVisible = false
+        app.update { $0.seenIntroduction = true }
+    }
+}

@@ -1,0 +1,36 @@
+import GtkKit
+import TouristModel
+
+/// A pin on the map: a button, so it is reachable by keyboard and named for screen readers.
+@MainActor
+final class PinMarker {
+    let pin: Pin
+    let marker: Marker
+    private let button: Button
+
+    init(pin: Pin, activated: @escaping (Pin) -> Void) {
+        self.pin = pin
+        button = Button(pointer: gtk_button_new())
+        let icon = Image(icon: "mark-location-symbolic", pixelSize: 32)
+        button.setChild(icon)
+        button.addCSSClass("pin")
+        // The icon's tip, not its middle, marks the place: lift it by its own height.
+        button.setMargins(top: 0, bottom: 32, start: 0, end: 0)
+        button.setAccessibleLabel(pin.accessibleName)
+        button.tooltip = pin.accessibleName
+        marker = Marker(child: button, latitude: pin.latitude, longitude: pin.longitude)
+        button.onClicked { [pin] in activated(pin) }
+    }
+
+    var isDeletable: Bool = false {
+        didSet {
+            if isDeletable {
+                button.addCSSClass("deletable")
+                button.setAccessibleDescription("Activate to delete this pin")
+            } else {
+                button.removeCSSClass("deletable")
+                button.setAccessibleDescription("Activate to open this place's photos")
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import GtkKit
+import TouristModel
+
+/// Owns what lives as long as the process: settings, the store, the HTTP session, the window.
+@MainActor
+final class TouristApplication {
+    let configuration: AppConfiguration
+    let application: Application
+    let settingsFile: SettingsFile
+    private(set) var settings: Settings
+    /// One SoupSession for tiles and photos, so connections are reused.
+    let session: UnsafeMutablePointer<SoupSession>
+    private(set) var store: Store?
+    private var window: MainWindow?
+    private var actions: [Action] = []
+
+    init(configuration: AppConfiguration) {
+        self.configuration = configuration
+        application = Application(id: AppConfiguration.applicationID)
+        settingsFile = SettingsFile(url: configuration.paths.settingsURL)
+        settings = settingsFile.load()
+        // Photos of one album come from one or two hosts: allow many parallel connections per host.
+        session = vt_soup_session_new(configuration.userAgent, 30, 60, 64, 16)
+        g_set_application_name("Virtual Tourist")
+        application.onActivate { [unowned self] in self.activate() }
+        application.onShutdown { [unowned self] in self.window?.shutdown() }
+        actions.append(Action("quit", in: application) { [unowned self] in
+            self.window?.close()
+            self.application.quit()
+        })
+        application.setAccels("app.quit", "<Control>q")
+    }
+
+    func run() -> Int32 { application.run() }
+
+    func update(_ change: (inout Settings) -> Void) {
+        var copy = settings
+        change(&copy)
+        guard copy != settings else { return }
+        settings = copy
+        do {
+            try settingsFile.save(settings)
+        } catch {
+            Log.error("Could not save settings: \(error.localizedDescription)")
+        }
+    }
+
+    private func activate() {
+        if let window {
+            window.present()
+            return
+        }
+        Style.load(AppStyle.css)
+        var problem: String?
+        do {
+            try configuration.paths.createDirectories()
+            let opened = try Store.openRecovering(paths: configuration.paths)
+            store = opened.store
+            if let aside = opened.movedAside {
+                problem = "Your saved pins could not be read, so Virtual Tourist started with an empty list. "
+                    + "The damaged file was kept as \(aside.lastPathComponent) in \(aside.deletingLastPathComponent().path)."
+            }
+        } catch {
+            problem = "Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
+                + "\(error.localizedDescription). Pins you drop now will not be kept."
+        }
+        let window = MainWindow(app: self)
+        self.window = window
+        window.present()
+        if let problem { window.showError(heading: "Saved Data Problem", body: problem) }
+        if let store { Self.repairInBackground(store) }
+    }
+
+    /// Photo files and rows left inconsistent by a crash are fixed off the main thread.
+    private static func repairInBackground(_ store: Store) {
+        Task.detached(priority: .utility) {
+            do {
+                let result = try store.repair()
+                if result.resetRows + result.removedFiles > 0 {
+                    Log.info("Repaired album storage: \(result.resetRows) rows to fetch again, \(result.removedFiles) stray files removed")
+                }
+            } catch {
+                Log.error("Album storage repair failed: \(error.localizedDescription)")
+            }
+        }
+    }
+}
+
+/// Messages for the terminal and the journal (never containing the API key).
+enum Log {
+    static func info(_ message: String) { write("virtual-tourist: \(message)\n") }
+    static func error(_ message: String) { write("virtual-tourist: error: \(message)\n") }
+    private static func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+}
