@@ -44,6 +44,20 @@ public enum MainLoop {
         })
     }
 
+    /// Handles a Unix signal (e.g. SIGTERM at logout) on the main loop instead of dying mid-write.
+    @MainActor @discardableResult
+    public static func onUnixSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {
+        let box = Unmanaged.passRetained(ClosureBox(body)).toOpaque()
+        return g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { data in
+            MainActor.assumeIsolated {
+                Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue().body()
+            }
+            return true.g
+        }, box, { data in
+            Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).release()
+        })
+    }
+
     public static func remove(source id: UInt32) {
         if id != 0 { g_source_remove(id) }
     }

@@ -30,6 +30,14 @@ final class TouristApplication {
             self.application.quit()
         })
         application.setAccels("app.quit", "<Control>q")
+        // Logout and `kill` send SIGTERM: quit the normal way so the map position and pending
+        // deletions are saved.
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            MainLoop.onUnixSignal(signal) { [unowned self] in
+                self.window?.close()
+                self.application.quit()
+            }
+        }
     }
 
     func run() -> Int32 { application.run() }

@@ -8,6 +8,7 @@
 #include <adwaita.h>
 #include <shumate/shumate.h>
 #include <libsoup/soup.h>
+#include <glib-unix.h>
 
 G_BEGIN_DECLS
 
