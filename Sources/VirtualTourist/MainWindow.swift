@@ -20,7 +20,7 @@ final class MainWindow {
         window.title = "Virtual Tourist"
         window.setMinimumSize(width: 360, height: 294)
         toasts = ToastOverlay(child: leaflet)
-        tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.session,
+        tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.http.session,
                            cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
                            cacheKey: "osm-mapnik")
         window.setContent(toasts)

@@ -10,7 +10,7 @@ final class TouristApplication {
     let settingsFile: SettingsFile
     private(set) var settings: Settings
     /// One SoupSession for tiles and photos, so connections are reused.
-    let session: UnsafeMutablePointer<SoupSession>
+    let http: SoupClient
     private(set) var store: Store?
     private var window: MainWindow?
     private var actions: [Action] = []
@@ -20,8 +20,7 @@ final class TouristApplication {
         application = Application(id: AppConfiguration.applicationID)
         settingsFile = SettingsFile(url: configuration.paths.settingsURL)
         settings = settingsFile.load()
-        // Photos of one album come from one or two hosts: allow many parallel connections per host.
-        session = vt_soup_session_new(configuration.userAgent, 30, 60, 64, 16)
+        http = SoupClient(userAgent: configuration.userAgent)
         g_set_application_name("Virtual Tourist")
         application.onActivate { [unowned self] in self.activate() }
         application.onShutdown { [unowned self] in self.window?.shutdown() }
