@@ -83,6 +83,7 @@ public struct AlbumState: Sendable, Equatable {
 
     /// A download finished. Returns the index to redraw, or nil when the photo
     /// is no longer in the album (a late result from an older collection).
+    @discardableResult
     public mutating func photoShown(_ photo: Photo) -> Int? {
         guard let id = photo.id, let index = index(of: id) else { return nil }
         cells[index] = .shown(photo)
@@ -90,6 +91,7 @@ public struct AlbumState: Sendable, Equatable {
         return index
     }
 
+    @discardableResult
     public mutating func photoFailed(id: Int64) -> Int? {
         guard let index = index(of: id) else { return nil }
         var photo = cells[index].photo
@@ -100,6 +102,7 @@ public struct AlbumState: Sendable, Equatable {
     }
 
     /// Puts a failed photo back in the queue; other cells are left alone.
+    @discardableResult
     public mutating func retry(id: Int64) -> Int? {
         guard let index = index(of: id), case .failed(var photo) = cells[index] else { return nil }
         photo.state = .pending
@@ -110,6 +113,7 @@ public struct AlbumState: Sendable, Equatable {
 
     /// Removes a cell, keeping positions of the others in step with the store
     /// (which closes the gap the same way).
+    @discardableResult
     public mutating func remove(id: Int64) -> (index: Int, cell: Cell)? {
         guard let index = index(of: id) else { return nil }
         let cell = cells.remove(at: index)

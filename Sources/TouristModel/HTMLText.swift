@@ -20,26 +20,25 @@ enum HTMLText {
 
     private static func stripTags(_ html: String) -> String {
         var output = ""
-        var tag: String?
-        for character in html {
-            if var current = tag {
-                if character == ">" {
-                    output += isBreaking(current) ? " " : ""
-                    tag = nil
-                } else {
-                    current.append(character)
-                    tag = current
-                }
-            } else if character == "<" {
-                tag = ""
+        var index = html.startIndex
+        while index < html.endIndex {
+            let character = html[index]
+            let next = html.index(after: index)
+            // Only "<" followed by a letter, "/" or "!" opens a tag; "a < b" is text.
+            if character == "<", next < html.endIndex,
+               html[next].isLetter || html[next] == "/" || html[next] == "!",
+               let close = html[next...].firstIndex(of: ">") {
+                output += isBreaking(html[next..<close]) ? " " : ""
+                index = html.index(after: close)
             } else {
                 output.append(character)
+                index = next
             }
         }
         return output
     }
 
-    private static func isBreaking(_ tag: String) -> Bool {
+    private static func isBreaking(_ tag: Substring) -> Bool {
         let name = tag.drop(while: { $0 == "/" })
             .prefix(while: { $0.isLetter || $0.isNumber })
             .lowercased()

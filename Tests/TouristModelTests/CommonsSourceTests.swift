@@ -65,6 +65,13 @@ final class CommonsSourceTests: XCTestCase {
         }
     }
 
+    func testHTMLTextKeepsLooseAngleBracketsAndSeparatesBlocks() {
+        XCTAssertEqual(HTMLText.plain("a < b &lt;c&gt;"), "a < b <c>")
+        XCTAssertEqual(HTMLText.plain("Line one<br/>Line&nbsp;two &#x41;&#66; &unknown; & more"),
+                       "Line one Line two AB &unknown; & more")
+        XCTAssertEqual(HTMLText.plain("<b>Bold</b>face"), "Boldface")
+    }
+
     func testSearchURL() {
         let source = CommonsSource(radiusMeters: 50_000, thumbnailWidth: 400,
                                    client: FakeHTTPClient { _ in Data() })
