@@ -8,11 +8,13 @@ import Darwin
 /// Small POSIX helpers for writes that must survive a crash or power loss:
 /// Foundation's atomic write neither fsyncs nor lets us choose the file mode.
 enum DurableFile {
-    struct IOError: Error, CustomStringConvertible {
+    struct IOError: Error, LocalizedError, CustomStringConvertible {
         let operation: String
         let path: String
         let code: Int32
         var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+        // So the app's error dialogs say what failed instead of a generic sentence.
+        var errorDescription: String? { description }
     }
 
     /// Creates `url` exclusively with `mode`, writes all of `data` and fsyncs it.

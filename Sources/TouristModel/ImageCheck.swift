@@ -16,7 +16,10 @@ public enum ImageCheck {
     }
 
     private static func isJPEG(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count >= 4, bytes.starts(with: [0xFF, 0xD8, 0xFF]) else { return false }
+        // Even the smallest real JPEG has tables, a frame header and a scan (SOS, FFDA).
+        guard bytes.count >= 100, bytes.starts(with: [0xFF, 0xD8, 0xFF]),
+              zip(bytes, bytes.dropFirst()).contains(where: { $0 == 0xFF && $1 == 0xDA })
+        else { return false }
         return trimmingTrailingZeros(bytes).suffix(2).elementsEqual([0xFF, 0xD9])
     }
 

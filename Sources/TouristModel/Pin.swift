@@ -42,13 +42,14 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
 
     public static let databaseTableName = "pin"
 
-    // Seconds since 1970 as REAL round-trip exactly, so a fetched pin equals the inserted one.
+    // Date's own representation (seconds since 2001 as REAL) round-trips bit for bit,
+    // so a fetched pin equals the inserted one; text or 1970-based values lose precision.
     public static func databaseDateEncodingStrategy(for column: String) -> DatabaseDateEncodingStrategy {
-        .timeIntervalSince1970
+        .timeIntervalSinceReferenceDate
     }
 
     public static func databaseDateDecodingStrategy(for column: String) -> DatabaseDateDecodingStrategy {
-        .timeIntervalSince1970
+        .timeIntervalSinceReferenceDate
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {

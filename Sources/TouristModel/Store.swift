@@ -65,6 +65,11 @@ public final class Store: Sendable {
 
     static func openRecovering(databaseURL: URL, photosDirectory: URL,
                                now: Date) throws -> (store: Store, movedAside: URL?) {
+        // Checked before SQLite sees the file: on a failed open SQLite may delete a -wal it
+        // cannot use, and that file is part of what we promise to keep.
+        if !hasSQLiteHeader(databaseURL) {
+            return try recover(databaseURL: databaseURL, photosDirectory: photosDirectory, now: now)
+        }
         do {
             let store = try Store(databaseURL: databaseURL, photosDirectory: photosDirectory)
             if try store.quickCheck() { return (store, nil) }
@@ -72,6 +77,19 @@ public final class Store: Sendable {
         } catch let error as DatabaseError where isDamage(error) {
             // Fall through to recovery; any other error (disk full, permissions) is not ours to fix.
         }
+        return try recover(databaseURL: databaseURL, photosDirectory: photosDirectory, now: now)
+    }
+
+    /// True for a missing or empty file (SQLite starts those fresh) or one that starts like a database.
+    private static func hasSQLiteHeader(_ url: URL) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return true }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header.isEmpty || header == Data("SQLite format 3\0".utf8)
+    }
+
+    private static func recover(databaseURL: URL, photosDirectory: URL,
+                                now: Date) throws -> (store: Store, movedAside: URL?) {
         let moved = try DurableFile.moveAside(databaseURL, now: now)
         for suffix in ["-wal", "-shm"] {
             let side = URL(fileURLWithPath: databaseURL.path + suffix)

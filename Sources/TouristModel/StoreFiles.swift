@@ -49,6 +49,7 @@ extension Store {
     }
 
     /// Removes the row and closes the gap in positions, but keeps the file so Undo can restore it.
+    @discardableResult
     public func deletePhoto(id: Int64) throws -> Photo? {
         try writer.write { db in
             guard let photo = try Photo.fetchOne(db, key: id) else { return nil }

@@ -11,6 +11,7 @@ enum StoreMigrations {
                 t.autoIncrementedPrimaryKey("id")
                 t.column("latitude", .double).notNull()
                 t.column("longitude", .double).notNull()
+                // Seconds since 2001-01-01 UTC: see Pin.databaseDateEncodingStrategy.
                 t.column("created", .double).notNull()
                 t.column("album_page", .integer)
                 t.column("album_pages", .integer)

@@ -1,0 +1,268 @@
+import Foundation
+import Synchronization
+
+/// Photos near a place from Wikimedia Commons (no key needed).
+///
+/// Geosearch has no page numbers, so a search fetches one list of up to
+/// min(500, perPage × 10) files nearest first, caches it per place, and serves
+/// pages as slices of it.
+public struct CommonsSource: PhotoSource {
+    public static let defaultEndpoint = URL(string: "https://commons.wikimedia.org/w/api.php")!
+    /// The API's largest ggslimit.
+    public static let maxResults = 500
+    static let imageMimeTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
+    static let maxResponseBytes = 16 * 1024 * 1024
+    /// Guards against a server that keeps sending continuations.
+    static let maxRequestsPerSearch = 20
+
+    public let id = "commons"
+    public let displayName = "Wikimedia Commons"
+    private let endpoint: URL
+    private let radiusMeters: Int
+    private let thumbnailWidth: Int
+    private let client: any HTTPClient
+    private let cache = ResultCache()
+
+    public init(endpoint: URL = defaultEndpoint, radiusMeters: Int = 5000, thumbnailWidth: Int = 320,
+                client: HTTPClient) {
+        self.endpoint = endpoint
+        self.radiusMeters = min(max(radiusMeters, 10), 10000)   // the API's accepted range
+        self.thumbnailWidth = max(thumbnailWidth, 1)
+        self.client = client
+    }
+
+    public func searchURL(near: Coordinate, limit: Int, continuation: [String: String]) -> URL {
+        var items: [(String, String)] = [
+            ("action", "query"),
+            ("format", "json"),
+            ("formatversion", "1"),
+            ("generator", "geosearch"),
+            ("ggscoord", "\(NumberText.compact(near.latitude))|\(NumberText.compact(near.longitude))"),
+            ("ggsradius", String(radiusMeters)),
+            ("ggslimit", String(min(max(limit, 1), Self.maxResults))),
+            ("ggsnamespace", "6"),
+            ("prop", "imageinfo"),
+            ("iiprop", "url|size|mime|extmetadata"),
+            ("iiurlwidth", String(thumbnailWidth)),
+            // Only the fields we read: full extmetadata is large and slows the answer.
+            ("iiextmetadatafilter", "Artist|LicenseShortName|ObjectName"),
+        ]
+        // The server expects every continuation key back; a key it repeats replaces ours.
+        for (key, value) in continuation.sorted(by: { $0.key < $1.key }) {
+            if let existing = items.firstIndex(where: { $0.0 == key }) {
+                items[existing].1 = value
+            } else {
+                items.append((key, value))
+            }
+        }
+        return QueryString.url(endpoint, items)
+    }
+
+    public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
+        let perPage = min(max(perPage, 1), Self.maxResults)
+        let limit = min(Self.maxResults, perPage * 10)
+        let key = ResultCache.Key(coordinate: near, limit: limit)
+        let all: [RemotePhoto]
+        if let cached = cache.photos(for: key) {
+            all = cached
+        } else {
+            all = try await fetchAll(near: near, limit: limit)
+            cache.store(all, for: key)
+        }
+        let page = max(page, 1)
+        let pages = (all.count + perPage - 1) / perPage
+        let start = (page - 1) * perPage
+        let slice = start < all.count ? Array(all[start..<min(all.count, start + perPage)]) : []
+        return PhotoPage(page: page, pages: pages, total: all.count, photos: slice)
+    }
+
+    /// Commons pages are slices of one cached list, so every page is reachable.
+    public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
+        max(1, pages)
+    }
+
+    /// Follows `continue` until the answer is complete, merging entries by page id.
+    private func fetchAll(near: Coordinate, limit: Int) async throws -> [RemotePhoto] {
+        var merged: [Int: MergedEntry] = [:]
+        var continuation: [String: String] = [:]
+        var seenContinuations: Set<[String: String]> = []
+        var batch = 0
+        for _ in 0..<Self.maxRequestsPerSearch {
+            let data: Data
+            do {
+                data = try await client.get(searchURL(near: near, limit: limit, continuation: continuation),
+                                            maxBytes: Self.maxResponseBytes)
+            } catch {
+                throw PhotoSourceError.from(any: error, service: displayName)
+            }
+            if Task.isCancelled { throw PhotoSourceError.cancelled }
+            let (entries, next) = try Self.decodeEntries(data)
+            for entry in entries {
+                var item = merged[entry.pageId] ?? MergedEntry(pageId: entry.pageId, batch: batch)
+                item.index = item.index ?? entry.index
+                item.photo = item.photo ?? entry.photo
+                merged[entry.pageId] = item
+            }
+            guard let next, !next.isEmpty, seenContinuations.insert(next).inserted else { break }
+            // A generator continuation starts a new set of files, ranked after the current one.
+            if next.keys.contains(where: { $0.hasPrefix("ggs") }) { batch += 1 }
+            continuation = next
+        }
+        let ordered = merged.values.sorted {
+            ($0.batch, $0.index ?? Int.max, $0.pageId) < ($1.batch, $1.index ?? Int.max, $1.pageId)
+        }
+        return Array(ordered.compactMap(\.photo).prefix(limit))
+    }
+
+    private struct MergedEntry {
+        let pageId: Int
+        let batch: Int
+        var index: Int?
+        var photo: RemotePhoto?
+    }
+
+    // MARK: Decoding
+
+    /// Decodes one answer: its usable photos nearest first, and the parameters
+    /// to send back for more (nil when complete).
+    public static func decode(_ data: Data) throws -> (photos: [RemotePhoto], continuation: [String: String]?) {
+        let (entries, continuation) = try decodeEntries(data)
+        let photos = entries
+            .sorted { ($0.index ?? Int.max, $0.pageId) < ($1.index ?? Int.max, $1.pageId) }
+            .compactMap(\.photo)
+        return (photos, continuation)
+    }
+
+    struct Entry {
+        let pageId: Int
+        let index: Int?
+        /// Nil when the file is not a supported image or its imageinfo is still to come.
+        let photo: RemotePhoto?
+    }
+
+    static func decodeEntries(_ data: Data) throws -> (entries: [Entry], continuation: [String: String]?) {
+        guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw PhotoSourceError.malformedResponse("Wikimedia Commons")
+        }
+        if let error = root["error"] as? [String: Any] {
+            let code = error["code"] as? String ?? ""
+            let info = error["info"] as? String ?? code
+            switch code {
+            case "maxlag", "readonly": throw PhotoSourceError.serviceUnavailable("Wikimedia Commons")
+            case "ratelimited": throw PhotoSourceError.rateLimited("Wikimedia Commons")
+            default: throw PhotoSourceError.service(code: 0, message: info)
+            }
+        }
+        var continuation: [String: String]?
+        if let raw = root["continue"] as? [String: Any] {
+            continuation = raw.compactMapValues(Self.text)
+        }
+        // No "query" at all is how the API says "nothing here".
+        guard let query = root["query"] else { return ([], continuation) }
+        guard let query = query as? [String: Any] else {
+            throw PhotoSourceError.malformedResponse("Wikimedia Commons")
+        }
+        let pages: [[String: Any]]
+        switch query["pages"] {
+        case let keyed as [String: Any]: pages = keyed.values.compactMap { $0 as? [String: Any] }
+        case let list as [Any]: pages = list.compactMap { $0 as? [String: Any] }   // formatversion 2
+        case nil: pages = []
+        default: throw PhotoSourceError.malformedResponse("Wikimedia Commons")
+        }
+        let entries = pages.compactMap { page -> Entry? in
+            guard let pageId = integer(page["pageid"]) else { return nil }
+            return Entry(pageId: pageId, index: integer(page["index"]), photo: photo(page, pageId: pageId))
+        }
+        return (entries, continuation)
+    }
+
+    private static func photo(_ page: [String: Any], pageId: Int) -> RemotePhoto? {
+        guard let info = (page["imageinfo"] as? [Any])?.first as? [String: Any] else { return nil }
+        let fileTitle = page["title"] as? String ?? ""
+        guard isSupportedImage(mime: info["mime"] as? String, title: fileTitle) else { return nil }
+
+        let thumb = webURL(info["thumburl"])
+        guard let imageURL = thumb ?? webURL(info["url"]) else { return nil }
+        let metadata = info["extmetadata"] as? [String: Any] ?? [:]
+        func field(_ name: String) -> String {
+            guard let entry = metadata[name] as? [String: Any], let value = text(entry["value"]) else { return "" }
+            return HTMLText.plain(value)
+        }
+        let objectName = field("ObjectName")
+        return RemotePhoto(
+            sourceId: String(pageId),
+            imageURL: imageURL,
+            thumbnailURL: thumb,
+            title: objectName.isEmpty ? displayTitle(fileTitle) : objectName,
+            author: field("Artist"),
+            license: field("LicenseShortName"),
+            pageURL: webURL(info["descriptionurl"]),
+            // The size of what the album downloads: the thumbnail when there is one.
+            width: integer(thumb == nil ? info["width"] : info["thumbwidth"]),
+            height: integer(thumb == nil ? info["height"] : info["thumbheight"]))
+    }
+
+    private static func isSupportedImage(mime: String?, title: String) -> Bool {
+        if let mime { return imageMimeTypes.contains(mime.lowercased()) }
+        let ext = (title as NSString).pathExtension.lowercased()
+        return ["jpg", "jpeg", "png", "gif", "webp"].contains(ext)
+    }
+
+    /// "File:Eiffel Tower at night.jpg" -> "Eiffel Tower at night".
+    static func displayTitle(_ fileTitle: String) -> String {
+        var name = Substring(fileTitle)
+        if name.hasPrefix("File:") { name = name.dropFirst(5) }
+        if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
+        return name.replacingOccurrences(of: "_", with: " ").trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func integer(_ value: Any?) -> Int? {
+        switch value {
+        case let number as Int: return number
+        case let number as Double where number.isFinite: return Int(number)
+        case let text as String: return Int(text)
+        default: return nil
+        }
+    }
+
+    private static func text(_ value: Any?) -> String? {
+        switch value {
+        case let text as String: return text
+        case let number as Int: return String(number)
+        default: return nil
+        }
+    }
+
+    private static func webURL(_ value: Any?) -> URL? {
+        guard let text = value as? String, let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              url.host != nil else { return nil }
+        return url
+    }
+}
+
+/// Merged search results per place, shared by copies of a source, so paging
+/// through an album does not repeat the same requests.
+final class ResultCache: Sendable {
+    struct Key: Hashable, Sendable {
+        let coordinate: Coordinate
+        let limit: Int
+    }
+
+    private static let capacity = 16
+    private let state = Mutex<(entries: [Key: [RemotePhoto]], order: [Key])>(([:], []))
+
+    func photos(for key: Key) -> [RemotePhoto]? {
+        state.withLock { $0.entries[key] }
+    }
+
+    func store(_ photos: [RemotePhoto], for key: Key) {
+        state.withLock { state in
+            if state.entries.updateValue(photos, forKey: key) == nil { state.order.append(key) }
+            // Oldest place first out: memory stays bounded in a long session.
+            while state.order.count > Self.capacity {
+                state.entries[state.order.removeFirst()] = nil
+            }
+        }
+    }
+}

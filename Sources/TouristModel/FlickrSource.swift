@@ -1,0 +1,237 @@
+import Foundation
+
+/// Photos near a place from Flickr's `flickr.photos.search` (needs an API key).
+public struct FlickrSource: PhotoSource {
+    public static let defaultEndpoint = URL(string: "https://api.flickr.com/services/rest/")!
+    /// Flickr serves at most the first 4,000 results of any search.
+    public static let reachableResults = 4000
+    /// Geo queries return at most 250 per page.
+    public static let maxPerPage = 250
+    /// A search answer is JSON of at most a few hundred kilobytes.
+    static let maxResponseBytes = 8 * 1024 * 1024
+
+    public let id = "flickr"
+    public let displayName = "Flickr"
+    private let apiKey: String
+    private let endpoint: URL
+    private let radiusKm: Double
+    private let client: any HTTPClient
+
+    public init(apiKey: String, endpoint: URL = defaultEndpoint, radiusKm: Double = 5, client: HTTPClient) {
+        self.apiKey = apiKey
+        self.endpoint = endpoint
+        // Flickr wants 0 < radius < 32 km.
+        self.radiusKm = radiusKm.isFinite ? min(max(radiusKm, 0.01), 31.99) : 5
+        self.client = client
+    }
+
+    public func searchURL(near: Coordinate, page: Int, perPage: Int) -> URL {
+        QueryString.url(endpoint, [
+            ("method", "flickr.photos.search"),
+            ("api_key", apiKey),
+            ("lat", NumberText.compact(near.latitude)),
+            ("lon", NumberText.compact(near.longitude)),
+            ("radius", NumberText.compact(radiusKm)),
+            ("radius_units", "km"),
+            ("per_page", String(min(max(perPage, 1), Self.maxPerPage))),
+            ("page", String(max(page, 1))),
+            ("extras", "url_q,url_m,url_z,url_b,owner_name,license,geo,date_taken"),
+            ("safe_search", "1"),
+            ("content_type", "1"),
+            ("media", "photos"),
+            // Without a date limit, geo queries may only return the last 12 hours.
+            ("min_taken_date", "1970-01-01"),
+            ("format", "json"),
+            ("nojsoncallback", "1"),
+        ])
+    }
+
+    public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
+        let data: Data
+        do {
+            data = try await client.get(searchURL(near: near, page: page, perPage: perPage),
+                                        maxBytes: Self.maxResponseBytes)
+        } catch {
+            throw PhotoSourceError.from(any: error, service: displayName)
+        }
+        if Task.isCancelled { throw PhotoSourceError.cancelled }
+        return try Self.decode(data)
+    }
+
+    public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
+        guard perPage > 0 else { return 1 }
+        let reported = pages > 0 ? pages : (max(total, 0) + perPage - 1) / perPage
+        return max(1, min(reported, Self.reachableResults / perPage))
+    }
+
+    // MARK: Decoding
+
+    /// Decodes a search answer. Numbers may come as strings (older responses) and
+    /// unknown fields are ignored; a fail body becomes the matching error.
+    public static func decode(_ data: Data) throws -> PhotoPage {
+        let envelope: Envelope
+        do {
+            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+        } catch {
+            throw PhotoSourceError.malformedResponse("Flickr")
+        }
+        if envelope.stat == "fail" {
+            let code = envelope.code?.value ?? 0
+            switch code {
+            case 100: throw PhotoSourceError.invalidAPIKey
+            case 105: throw PhotoSourceError.serviceUnavailable("Flickr")
+            default: throw PhotoSourceError.service(code: code, message: envelope.message ?? "")
+            }
+        }
+        guard envelope.stat == nil || envelope.stat == "ok", let result = envelope.photos else {
+            throw PhotoSourceError.malformedResponse("Flickr")
+        }
+        let photos = (result.photo ?? []).compactMap { $0.value.flatMap(remotePhoto) }
+        return PhotoPage(page: result.page?.value ?? 1,
+                         pages: result.pages?.value ?? (photos.isEmpty ? 0 : 1),
+                         total: result.total?.value ?? photos.count,
+                         photos: photos)
+    }
+
+    static let licenseNames: [Int: String] = [
+        0: "All Rights Reserved", 1: "CC BY-NC-SA 2.0", 2: "CC BY-NC 2.0", 3: "CC BY-NC-ND 2.0",
+        4: "CC BY 2.0", 5: "CC BY-SA 2.0", 6: "CC BY-ND 2.0", 7: "No known copyright restrictions",
+        8: "United States Government Work", 9: "CC0 1.0", 10: "Public Domain Mark 1.0",
+    ]
+
+    private static func remotePhoto(_ item: PhotoJSON) -> RemotePhoto? {
+        let id = item.id?.value
+        func built(_ size: String) -> URL? {
+            // Only plain tokens go into the path, so odd data cannot steer the URL elsewhere.
+            guard let id, let secret = item.secret?.value, let server = item.server?.value,
+                  [id, secret, server].allSatisfy(isToken) else { return nil }
+            return URL(string: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_\(size).jpg")
+        }
+        let sized: [(String?, LooseInt?, LooseInt?)] = [
+            (item.url_z, item.width_z, item.height_z),
+            (item.url_m, item.width_m, item.height_m),
+            (item.url_b, item.width_b, item.height_b),
+        ]
+        var image: (url: URL, width: Int?, height: Int?)?
+        for (text, width, height) in sized {
+            if let url = webURL(text) {
+                image = (url, width?.value, height?.value)
+                break
+            }
+        }
+        if image == nil, let url = built("z") { image = (url, nil, nil) }
+        guard let image else { return nil }
+
+        let owner = item.owner?.value
+        var pageURL: URL?
+        if let owner, let id, isToken(owner), isToken(id) {
+            pageURL = URL(string: "https://www.flickr.com/photos/\(owner)/\(id)")
+        }
+        let license = item.license?.value.map { licenseNames[$0] ?? "License \($0)" } ?? ""
+        return RemotePhoto(
+            sourceId: id ?? image.url.absoluteString,
+            imageURL: image.url,
+            thumbnailURL: webURL(item.url_q) ?? built("q"),
+            title: (item.title?.value ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
+            author: item.ownername?.value ?? owner ?? "",
+            license: license,
+            pageURL: pageURL,
+            width: image.width,
+            height: image.height)
+    }
+
+    private static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                || $0 == "@" || $0 == "_" || $0 == "-"
+        }
+    }
+
+    private static func webURL(_ text: String?) -> URL? {
+        guard let text, let url = URL(string: text),
+              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              url.host != nil else { return nil }
+        return url
+    }
+
+    // Field names mirror Flickr's JSON, hence the underscores.
+    private struct Envelope: Decodable {
+        var stat: String?
+        var code: LooseInt?
+        var message: String?
+        var photos: Photos?
+    }
+
+    private struct Photos: Decodable {
+        var page: LooseInt?
+        var pages: LooseInt?
+        var perpage: LooseInt?
+        var total: LooseInt?
+        var photo: [Lossy<PhotoJSON>]?
+    }
+
+    private struct PhotoJSON: Decodable {
+        var id: LooseString?
+        var owner: LooseString?
+        var secret: LooseString?
+        var server: LooseString?
+        var title: LooseString?
+        var ownername: LooseString?
+        var license: LooseInt?
+        var url_q: String?
+        var url_m: String?
+        var url_z: String?
+        var url_b: String?
+        var width_m: LooseInt?
+        var height_m: LooseInt?
+        var width_z: LooseInt?
+        var height_z: LooseInt?
+        var width_b: LooseInt?
+        var height_b: LooseInt?
+    }
+}
+
+/// An integer that older APIs send as a string ("12") and newer ones as a number.
+struct LooseInt: Decodable {
+    let value: Int?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int.self) {
+            value = number
+        } else if let number = try? container.decode(Double.self), number.isFinite,
+                  abs(number) < Double(Int.max) {
+            value = Int(number)
+        } else if let text = try? container.decode(String.self) {
+            value = Int(text.trimmingCharacters(in: .whitespaces))
+        } else {
+            value = nil
+        }
+    }
+}
+
+/// A string that is sometimes sent as a number (ids, server numbers).
+struct LooseString: Decodable {
+    let value: String?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let text = try? container.decode(String.self) {
+            // Old responses send "" for absent values.
+            value = text.isEmpty ? nil : text
+        } else if let number = try? container.decode(Int.self) {
+            value = String(number)
+        } else {
+            value = nil
+        }
+    }
+}
+
+/// One bad element must not cost the whole list.
+struct Lossy<Wrapped: Decodable>: Decodable {
+    let value: Wrapped?
+
+    init(from decoder: any Decoder) throws {
+        value = try? Wrapped(from: decoder)
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import TouristModel
+
+/// Album operations that touch both rows and files.
+final class StoreFileTests: XCTestCase {
+    private var store: Store!
+    private var pin: Pin!
+
+    override func setUpWithError() throws {
+        let directory = try makeTemporaryDirectory(self)
+        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
+                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+    }
+
+    private func filesInPhotosDirectory() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: store.photosDirectory.path).sorted()
+    }
+
+    func testReplaceAlbumInsertsPendingRowsAndRecordsPage() throws {
+        let remote = remotePhotos(3)
+        let inserted = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 4, pages: 9, photos: remote)
+        XCTAssertEqual(inserted.map(\.position), [0, 1, 2])
+        XCTAssertTrue(inserted.allSatisfy { $0.id != nil && $0.state == .pending && $0.fileName == nil })
+        XCTAssertEqual(inserted.map(\.sourceId), remote.map(\.sourceId))
+        XCTAssertEqual(inserted.map(\.remoteURL), remote.map(\.imageURL.absoluteString))
+        XCTAssertEqual(inserted[1].pageURL, remote[1].pageURL?.absoluteString)
+        XCTAssertEqual(try store.photos(pinId: pin.id!), inserted)
+        let updated = try XCTUnwrap(try store.pin(id: pin.id!))
+        XCTAssertEqual(updated.albumPage, 4)
+        XCTAssertEqual(updated.albumPages, 9)
+        XCTAssertEqual(updated.albumSource, "flickr")
+    }
+
+    func testReplaceAlbumDeletesOldRowsAndFiles() throws {
+        let old = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 2, photos: remotePhotos(2))
+        let saved = try XCTUnwrap(try store.saveDownloaded(photoId: old[0].id!, data: SampleImages.jpeg))
+        let oldFile = try XCTUnwrap(store.fileURL(for: saved))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: oldFile.path))
+
+        let new = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 2, pages: 2,
+                                         photos: remotePhotos(3, prefix: "n"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: oldFile.path))
+        XCTAssertEqual(try store.photos(pinId: pin.id!), new)
+        XCTAssertEqual(try store.photoCount(), 3)
+        XCTAssertEqual(try filesInPhotosDirectory(), [])
+    }
+
+    func testReplaceAlbumForMissingPinThrowsAndChangesNothing() throws {
+        XCTAssertThrowsError(try store.replaceAlbum(pinId: 9999, source: "flickr", page: 1, pages: 1,
+                                                    photos: remotePhotos(2))) { error in
+            XCTAssertEqual(error as? StoreError, .pinNotFound(9999))
+        }
+        XCTAssertEqual(try store.photoCount(), 0)
+    }
+
+    func testSaveDownloadedWritesFileAndLeavesNoTemporary() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(1))
+        let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
+        XCTAssertEqual(saved.state, .downloaded)
+        let name = try XCTUnwrap(saved.fileName)
+        XCTAssertTrue(name.hasPrefix("\(photos[0].id!)-") && name.hasSuffix(".jpg"), name)
+        XCTAssertEqual(try Data(contentsOf: XCTUnwrap(store.fileURL(for: saved))), SampleImages.jpeg)
+        XCTAssertEqual(try store.photos(pinId: pin.id!).first, saved)
+        XCTAssertEqual(try filesInPhotosDirectory(), [name])
+        XCTAssertFalse(try filesInPhotosDirectory().contains { $0.hasPrefix(".tmp-") })
+    }
+
+    func testSaveDownloadedTwiceReplacesTheFile() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(1))
+        let first = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
+        let second = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.png))
+        XCTAssertNotEqual(first.fileName, second.fileName)
+        XCTAssertEqual(try filesInPhotosDirectory(), [second.fileName!])
+    }
+
+    func testSaveDownloadedForDeletedRowLeavesNoFile() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(2))
+        _ = try store.deletePhoto(id: photos[0].id!)
+        XCTAssertNil(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
+        try store.deletePin(id: pin.id!)
+        XCTAssertNil(try store.saveDownloaded(photoId: photos[1].id!, data: SampleImages.jpeg))
+        XCTAssertEqual(try filesInPhotosDirectory(), [])
+    }
+
+    func testMarkFailedAndPending() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(1))
+        try store.markFailed(photoId: photos[0].id!)
+        XCTAssertEqual(try store.photos(pinId: pin.id!).first?.state, .failed)
+        try store.markPending(photoId: photos[0].id!)
+        XCTAssertEqual(try store.photos(pinId: pin.id!).first?.state, .pending)
+    }
+
+    func testFileURLIsNilWithoutFileName() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(1))
+        XCTAssertNil(store.fileURL(for: photos[0]))
+        var escaping = photos[0]
+        escaping.fileName = "../tourist.sqlite"
+        XCTAssertNil(store.fileURL(for: escaping))
+    }
+
+    func testDeleteAndRestorePhotoKeepPositionsAndFile() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(4))
+        let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[1].id!, data: SampleImages.jpeg))
+
+        let removed = try XCTUnwrap(try store.deletePhoto(id: photos[1].id!))
+        XCTAssertEqual(removed, saved)
+        let afterDelete = try store.photos(pinId: pin.id!)
+        XCTAssertEqual(afterDelete.map(\.id), [photos[0].id, photos[2].id, photos[3].id])
+        XCTAssertEqual(afterDelete.map(\.position), [0, 1, 2])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.fileURL(for: removed)!.path))
+
+        try store.restorePhoto(removed)
+        let afterRestore = try store.photos(pinId: pin.id!)
+        XCTAssertEqual(afterRestore.map(\.id), photos.map(\.id))
+        XCTAssertEqual(afterRestore.map(\.position), [0, 1, 2, 3])
+        XCTAssertEqual(afterRestore[1], saved)
+        XCTAssertNil(try store.deletePhoto(id: 424242))
+    }
+
+    func testDiscardFileOnlyWhenUnreferenced() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(1))
+        let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
+        let url = try XCTUnwrap(store.fileURL(for: saved))
+
+        store.discardFileIfUnreferenced(saved.fileName!)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: url.path), "still referenced")
+        _ = try store.deletePhoto(id: saved.id!)
+        store.discardFileIfUnreferenced(saved.fileName!)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path))
+    }
+
+    func testRestoreAfterFileDiscardedDownloadsAgain() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(1))
+        let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
+        _ = try store.deletePhoto(id: saved.id!)
+        store.discardFileIfUnreferenced(saved.fileName!)
+        try store.restorePhoto(saved)
+        let restored = try XCTUnwrap(try store.photos(pinId: pin.id!).first)
+        XCTAssertEqual(restored.state, .pending)
+        XCTAssertNil(restored.fileName)
+    }
+
+    func testRepairResetsMissingFilesAndRemovesOrphans() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
+                                            photos: remotePhotos(3))
+        let lost = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
+        let kept = try XCTUnwrap(try store.saveDownloaded(photoId: photos[1].id!, data: SampleImages.png))
+        try FileManager.default.removeItem(at: store.fileURL(for: lost)!)
+        let orphan = store.photosDirectory.appendingPathComponent("77-deadbeef.jpg")
+        let leftover = store.photosDirectory.appendingPathComponent(".tmp-78-cafe.jpg")
+        try SampleImages.gif.write(to: orphan)
+        try Data([1, 2, 3]).write(to: leftover)
+
+        let result = try store.repair()
+        XCTAssertEqual(result.resetRows, 1)
+        XCTAssertEqual(result.removedFiles, 2)
+        let rows = try store.photos(pinId: pin.id!)
+        XCTAssertEqual(rows[0].state, .pending)
+        XCTAssertNil(rows[0].fileName)
+        XCTAssertEqual(rows[1], kept)
+        XCTAssertEqual(try filesInPhotosDirectory(), [kept.fileName!])
+
+        let again = try store.repair()
+        XCTAssertEqual(again.resetRows, 0)
+        XCTAssertEqual(again.removedFiles, 0)
+        XCTAssertTrue(try store.checkIntegrity())
+    }
+}

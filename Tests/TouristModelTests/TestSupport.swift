@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+import XCTest
+@testable import TouristModel
+
+/// A fresh directory per test, removed afterwards.
+func makeTemporaryDirectory(_ testCase: XCTestCase) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("tourist-tests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    testCase.addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+    return url
+}
+
+/// Query parameters of a URL, decoded.
+func queryParameters(_ url: URL) -> [String: String] {
+    let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+}
+
+/// An in-memory HTTPClient: answers from a closure and records what was asked.
+final class FakeHTTPClient: HTTPClient {
+    private let handler: @Sendable (URL) throws -> Data
+    private let log = Mutex<[URL]>([])
+
+    init(_ handler: @escaping @Sendable (URL) throws -> Data) {
+        self.handler = handler
+    }
+
+    var requests: [URL] { log.withLock { $0 } }
+
+    func get(_ url: URL, maxBytes: Int) async throws -> Data {
+        log.withLock { $0.append(url) }
+        let data = try handler(url)
+        if data.count > maxBytes { throw HTTPError.tooLarge(limit: maxBytes) }
+        return data
+    }
+}
+
+/// Deterministic generator (SplitMix64) so random choices are reproducible.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Small real images made with ImageMagick, embedded so tests need no fixture files.
+enum SampleImages {
+    static let jpeg = Data(base64Encoded: """
+        /9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABALDA4MChAODQ4SERATGCgaGBYWGDEjJR0oOjM9PDkzODdASFxOQERXRTc4UG1RV19iZ2hnPk1xeXBkeFxlZ2P/2wBDARESEhgVGC8aGi9jQjhCY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2NjY2P/wAARCAAEAAQDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFAEBAAAAAAAAAAAAAAAAAAAABf/EABQRAQAAAAAAAAAAAAAAAAAAAAD/2gAMAwEAAhEDEQA/AIADg9//2Q==
+        """)!
+    static let png = Data(base64Encoded:
+        "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACAQMAAABIeJ9nAAAAA1BMVEXMZjOzuP/JAAAADElEQVQI12NgYGAAAAAEAAEnNCcKAAAAAElFTkSuQmCC")!
+    static let gif = Data(base64Encoded: "R0lGODlhAgACAPAAAP8AAAAAACH5BAAAAAAALAAAAAACAAIAAAIChFEAOw==")!
+    static let webp = Data(base64Encoded:
+        "UklGRjwAAABXRUJQVlA4IDAAAADQAQCdASoCAAIAAgA0JaACdLoB+AADsAD+8MQL/yC5YXXI1/8gP+QH/ID/+PIAAAA=")!
+}
+
+func remotePhotos(_ count: Int, prefix: String = "r") -> [RemotePhoto] {
+    (0..<count).map { i in
+        RemotePhoto(sourceId: "\(prefix)\(i)",
+                    imageURL: URL(string: "https://example.org/\(prefix)\(i).jpg")!,
+                    title: "Photo \(i)", author: "Author \(i)", license: "CC BY 2.0",
+                    pageURL: URL(string: "https://example.org/page/\(prefix)\(i)"), width: 640, height: 480)
+    }
+}
