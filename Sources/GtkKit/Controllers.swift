@@ -1,6 +1,9 @@
 /// Input controllers and actions.
 @MainActor
-open class EventController: Object {}
+open class EventController: Object {
+    /// Forgets a gesture in progress (e.g. when its widget is about to be hidden mid-press).
+    public func reset() { gtk_event_controller_reset(vt_event_controller(raw)) }
+}
 
 @MainActor
 public final class LongPressGesture: EventController {

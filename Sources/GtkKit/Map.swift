@@ -86,6 +86,17 @@ public final class MapView: Widget {
         }
     }
 
+    /// Whether a point (in `mapWidget` coordinates) is on a marker rather than on the map itself.
+    public func hasMarker(atX x: Double, y: Double) -> Bool {
+        let map = mapWidget
+        var widget = gtk_widget_pick(map, x, y, GTK_PICK_DEFAULT)
+        while let current = widget, current != map {
+            if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(current)), shumate_marker_get_type()).isTrue { return true }
+            widget = gtk_widget_get_parent(current)
+        }
+        return false
+    }
+
     public func addMarker(_ marker: Marker) { shumate_marker_layer_add_marker(markerLayer, marker.marker) }
     public func removeMarker(_ marker: Marker) { shumate_marker_layer_remove_marker(markerLayer, marker.marker) }
     public func removeAllMarkers() { shumate_marker_layer_remove_all(markerLayer) }

@@ -1,37 +1,141 @@
 import GtkKit
 import TouristModel
 
-/// A pin's album page (the photo grid arrives with the album work).
+/// A pin's photo album: a small map of the place, the photo grid, and a bottom bar with the
+/// progress and "New Collection".
 @MainActor
 final class AlbumPage {
     let root = Box(GTK_ORIENTATION_VERTICAL)
     let pin: Pin
     var onBack: (() -> Void)?
+    var onOpenPhoto: ((Photo, AlbumLoader) -> Void)?
+    var showToast: ((Toast) -> Void)?
 
-    init(app: TouristApplication, pin: Pin, tiles: TileSource) {
+    private let loader: AlbumLoader
+    private let grid: PhotoGrid
+    private let stack = Stack()
+    private let progress = Label()
+    private let newCollection = Button(label: "New Collection")
+    private let emptyPage: StatusPage
+    private let errorPage: StatusPage
+    private let title: WindowTitle
+
+    init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource) {
         self.pin = pin
+        self.loader = loader
+        grid = PhotoGrid(loader: loader)
+        title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
+        emptyPage = StatusPage(icon: "image-missing-symbolic", title: "No Images",
+                               description: "No photos were found near this place.")
+        errorPage = StatusPage(icon: "network-error-symbolic", title: "Could Not Load Photos")
         let header = HeaderBar()
         let back = Button(icon: "go-previous-symbolic", label: "Back")
         back.onClicked { [unowned self] in self.onBack?() }
         header.packStart(back)
-        header.setTitle(WindowTitle(title: "Photo Album", subtitle: pin.coordinateText))
+        header.setTitle(title)
         root.append(header)
 
         let map = MapView(source: tiles, interactive: false)
-        map.setSizeRequest(width: -1, height: 140)
+        map.setSizeRequest(width: -1, height: 120)
+        map.setExpand(vertical: false)
         map.zoom = 12
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         map.addMarker(PinMarker(pin: pin) { _ in }.marker)
         map.setAccessibleLabel("Map of \(pin.coordinateText)")
         root.append(map)
 
-        let status = StatusPage(icon: "image-x-generic-symbolic", title: pin.coordinateText,
-                                description: "Photos taken near this place will appear here.")
-        status.setExpand(vertical: true)
-        root.append(status)
+        stack.setExpand(horizontal: true, vertical: true)
+        stack.add(grid.root, name: "photos")
+        let searching = StatusPage(icon: "image-loading-symbolic", title: "Looking for Photos…")
+        let spinner = Spinner()
+        spinner.isSpinning = true
+        spinner.setSizeRequest(width: 32, height: 32)
+        searching.setChild(spinner)
+        stack.add(searching, name: "searching")
+        emptyPage.setChild(Self.pillButton("Try Again") { [unowned loader] in loader.retrySearch() })
+        stack.add(emptyPage, name: "empty")
+        errorPage.setChild(Self.pillButton("Try Again") { [unowned loader] in loader.retrySearch() })
+        stack.add(errorPage, name: "error")
+        root.append(stack)
+
+        let bar = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        bar.addCSSClass("toolbar")
+        bar.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        progress.setExpand(horizontal: true)
+        progress.setXAlign(0)
+        progress.addCSSClass("dim-label")
+        bar.append(progress)
+        newCollection.addCSSClass("suggested-action")
+        newCollection.setAccessibleDescription("Replace these photos with a different set")
+        newCollection.onClicked { [unowned loader] in loader.newCollection() }
+        bar.append(newCollection)
+        root.append(bar)
+
+        grid.onRemove = { [unowned self] id in self.remove(id) }
+        grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.loader) }
+        grid.onPhotoShown = { id in Trace.shared?.event("photo_shown", ["photo": .int(Int(id))]) }
+        loader.onChange = { [unowned self] change in
+            self.grid.apply(change)
+            self.updateChrome()
+        }
+        updateChrome()
+        loader.start()
     }
 
-    func close() {}
+    /// Leaving the album stops its transfers; what is missing resumes when it is opened again.
+    func close() {
+        loader.onChange = nil
+        loader.cancel()
+    }
+
+    var isSettled: Bool { !loader.state.isDownloading }
+
+    private func updateChrome() {
+        let state = loader.state
+        switch state.phase {
+        case .idle, .searching:
+            stack.visibleName = "searching"
+        case .empty:
+            stack.visibleName = "empty"
+        case .searchFailed(let message):
+            errorPage.pageDescription = message
+            stack.visibleName = "error"
+        case .filling, .ready:
+            stack.visibleName = "photos"
+        }
+        let (shown, total) = state.progress
+        progress.text = switch state.phase {
+        case .searching, .idle: "Searching…"
+        case .filling: "\(shown) of \(total)"
+        case .ready: total == 1 ? "1 photo" : "\(total) photos"
+        case .empty, .searchFailed: ""
+        }
+        newCollection.isSensitive = state.canRequestNewCollection
+    }
+
+    /// Removes a photo at once and offers Undo; the file goes only when the toast does.
+    private func remove(_ id: Int64) {
+        guard let removal = loader.remove(photoID: id) else { return }
+        let toast = Toast("Photo removed")
+        var undone = false
+        toast.setButton("_Undo") { [loader] in
+            undone = true
+            loader.undo(removal)
+        }
+        toast.onDismissed { [loader] in
+            if !undone { loader.discard(removal) }
+        }
+        showToast?(toast)
+    }
+
+    private static func pillButton(_ label: String, _ action: @escaping () -> Void) -> Button {
+        let button = Button(label: label)
+        button.addCSSClass("pill")
+        button.addCSSClass("suggested-action")
+        button.setAlign(horizontal: GTK_ALIGN_CENTER)
+        button.onClicked { action() }
+        return button
+    }
 }
 
 extension Pin {

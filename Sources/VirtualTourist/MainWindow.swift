@@ -1,3 +1,4 @@
+import Foundation
 import GtkKit
 import TouristModel
 
@@ -11,6 +12,7 @@ final class MainWindow {
     private let tiles: TileSource
     private(set) var mapPage: MapPage!
     private var albumPage: AlbumPage?
+    private var viewer: PhotoViewer?
     private var actions: [Action] = []
     private var pinDeletion: PendingPinDeletion?
 
@@ -29,9 +31,10 @@ final class MainWindow {
         mapPage = MapPage(app: app, tiles: tiles)
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
+        mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
         leaflet.append(mapPage.root)
-        leaflet.onVisibleChildChanged { [unowned self] in self.dropHiddenAlbum() }
-        leaflet.onChange(of: "child-transition-running") { [unowned self] in self.dropHiddenAlbum() }
+        leaflet.onVisibleChildChanged { [unowned self] in self.dropHiddenPages() }
+        leaflet.onChange(of: "child-transition-running") { [unowned self] in self.dropHiddenPages() }
 
         addActions()
         window.onCloseRequest { [unowned self] in
@@ -79,31 +82,73 @@ final class MainWindow {
     // MARK: Navigation
 
     private func openAlbum(for pin: Pin) {
-        if let albumPage { leaflet.remove(albumPage.root) }
-        let page = AlbumPage(app: app, pin: pin, tiles: tiles)
+        closeAlbum()
+        let loader: AlbumLoader
+        do {
+            loader = try app.loaders.loader(for: pin)
+        } catch {
+            showToast("This pin's album could not be opened")
+            return
+        }
+        Trace.shared?.resetGap()
+        Trace.shared?.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
+        let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles)
         page.onBack = { [unowned self] in self.goBack() }
+        page.showToast = { [unowned self] toast in self.toasts.add(toast) }
+        page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
         albumPage = page
         leaflet.append(page.root)
         leaflet.show(page.root)
         page.root.grabFocus()
     }
 
-    private func goBack() {
-        if mapPage.isEditing {
-            mapPage.isEditing = false
-            return
-        }
+    private func openViewer(_ photo: Photo, fileURL: URL?) {
         guard albumPage != nil else { return }
-        leaflet.show(mapPage.root)
+        closeViewer()
+        let viewer = PhotoViewer(photo: photo, fileURL: fileURL)
+        viewer.onBack = { [unowned self] in self.goBack() }
+        viewer.openURI = { [unowned self] uri in gtk_show_uri(self.window.window, uri, guint32(GDK_CURRENT_TIME)) }
+        self.viewer = viewer
+        leaflet.append(viewer.root)
+        leaflet.show(viewer.root)
     }
 
-    /// Removes the album page once it has slid out (by the back button, Esc or a swipe).
-    private func dropHiddenAlbum() {
-        guard let albumPage, leaflet.visibleChild == mapPage.root.widget, !leaflet.isTransitionRunning else { return }
+    private func goBack() {
+        if viewer != nil, let albumPage {
+            leaflet.show(albumPage.root)
+        } else if albumPage != nil {
+            leaflet.show(mapPage.root)
+        } else if mapPage.isEditing {
+            mapPage.isEditing = false
+        }
+    }
+
+    /// Removes pages once they have slid out (by a back button, Esc, Alt+Left or a swipe).
+    private func dropHiddenPages() {
+        guard !leaflet.isTransitionRunning else { return }
+        let visible = leaflet.visibleChild
+        if viewer != nil, visible != viewer?.root.widget { closeViewer() }
+        if albumPage != nil, visible == mapPage.root.widget {
+            closeAlbum()
+            mapPage.focusMap()
+        }
+    }
+
+    private func closeViewer() {
+        guard let viewer else { return }
+        viewer.close()
+        leaflet.remove(viewer.root)
+        self.viewer = nil
+    }
+
+    private func closeAlbum() {
+        closeViewer()
+        guard let albumPage else { return }
         albumPage.close()
+        app.loaders.release(pinID: albumPage.pin.id ?? -1)
         leaflet.remove(albumPage.root)
         self.albumPage = nil
-        mapPage.focusMap()
+        Trace.shared?.gapEvent()
     }
 
     // MARK: Deleting pins, with undo
@@ -111,6 +156,7 @@ final class MainWindow {
     /// Pins deleted in edit mode vanish at once but are only removed from the store when the
     /// Undo toast goes away, so Undo (or a crash) loses nothing.
     private func deletePin(_ pin: Pin) {
+        app.loaders.release(pinID: pin.id ?? -1)
         if let pending = pinDeletion, !pending.isFinished {
             pending.add(pin)
         } else {

@@ -18,6 +18,7 @@ final class MapPage {
 
     var onOpenPin: ((Pin) -> Void)?
     var onDeletePin: ((Pin) -> Void)?
+    var onPinDropped: ((Pin) -> Void)?
 
     var isEditing: Bool {
         get { editButton.isActive }
@@ -108,6 +109,8 @@ final class MapPage {
     }
 
     private func pinActivated(_ pin: Pin) {
+        // The click that opened the album never reaches the map: stop its long-press timer.
+        for controller in controllers { controller.reset() }
         if isEditing {
             onDeletePin?(pin)
         } else {
@@ -117,14 +120,12 @@ final class MapPage {
 
     /// Drops a pin and saves it at once; a pin that cannot be saved is not shown.
     func dropPin(latitude: Double, longitude: Double) {
-        guard let store = app.store else {
-            app.update { _ in }
-            return
-        }
+        guard let store = app.store else { return }
         do {
             let pin = try store.addPin(latitude: latitude, longitude: longitude)
             add(pin)
             dismissIntroduction()
+            onPinDropped?(pin)
         } catch {
             Log.error("Could not save pin: \(error.localizedDescription)")
         }
@@ -148,6 +149,9 @@ final class MapPage {
         // Press and hold, with a mouse as well as a finger.
         let longPress = LongPressGesture()
         longPress.onPressed { [unowned self] x, y in
+            // A press on a pin belongs to the pin (its button, or the lift below its tip); a
+            // hidden map (the album slid over it mid-press) drops nothing.
+            guard gtk_widget_get_mapped(self.map.mapWidget).isTrue, !self.map.hasMarker(atX: x, y: y) else { return }
             let location = self.map.location(x: x, y: y)
             self.dropPin(latitude: location.latitude, longitude: location.longitude)
         }

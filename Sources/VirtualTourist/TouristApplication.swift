@@ -12,6 +12,7 @@ final class TouristApplication {
     /// One SoupSession for tiles and photos, so connections are reused.
     let http: SoupClient
     private(set) var store: Store?
+    private(set) lazy var loaders = AlbumLoaders(app: self)
     private var window: MainWindow?
     private var actions: [Action] = []
 
@@ -23,7 +24,10 @@ final class TouristApplication {
         http = SoupClient(userAgent: configuration.userAgent)
         g_set_application_name("Virtual Tourist")
         application.onActivate { [unowned self] in self.activate() }
-        application.onShutdown { [unowned self] in self.window?.shutdown() }
+        application.onShutdown { [unowned self] in
+            self.window?.shutdown()
+            self.loaders.cancelAll()
+        }
         actions.append(Action("quit", in: application) { [unowned self] in
             self.window?.close()
             self.application.quit()
@@ -59,6 +63,7 @@ final class TouristApplication {
             return
         }
         Style.load(AppStyle.css)
+        Trace.start(environment: configuration.environment)
         var problem: String?
         do {
             try configuration.paths.createDirectories()

@@ -1,0 +1,216 @@
+import Foundation
+
+/// Fills one pin's album: asks the source for a page, stores one pending row per photo, then
+/// downloads a bounded number of photos at a time, each saved crash-safely by the store.
+/// The UI observes `onChange`; nothing here touches GTK, so it runs the same in tests.
+@MainActor
+public final class AlbumLoader {
+    public enum Change: Sendable, Equatable {
+        /// The whole album changed (search started, finished or failed).
+        case reset
+        case updated(Int)
+        case removed(Int)
+        case inserted(Int)
+    }
+
+    /// A photo removed by the user: enough to put it back, or to discard its file for good.
+    public struct Removal: Sendable {
+        public let index: Int
+        public let cell: AlbumState.Cell
+        public let photo: Photo
+    }
+
+    /// Largest image accepted: a guard against a server sending endless data.
+    public static let maxImageBytes = 25_000_000
+
+    public private(set) var state: AlbumState
+    public private(set) var pin: Pin
+    public var onChange: ((Change) -> Void)?
+    /// Called when the last download of a fill ends (for tracing and prefetch bookkeeping).
+    public var onFinished: (() -> Void)?
+
+    private let store: Store
+    private let source: PhotoSource
+    private let client: HTTPClient
+    private let perPage: Int
+    private let maxConcurrent: Int
+    private var searchTask: Task<Void, Never>?
+    private var downloads: [Int64: Task<Void, Never>] = [:]
+    private var requestedPage = 1
+
+    public init(pin: Pin, store: Store, source: PhotoSource, client: HTTPClient, perPage: Int,
+                maxConcurrent: Int = 8) throws {
+        guard let id = pin.id else { throw StoreError.pinNotFound(-1) }
+        self.pin = pin
+        self.store = store
+        self.source = source
+        self.client = client
+        self.perPage = perPage
+        self.maxConcurrent = maxConcurrent
+        let stored = try store.photos(pinId: id)
+        // A pin whose album was never filled has no page recorded; an empty stored album has one.
+        state = stored.isEmpty && pin.albumPage == nil ? AlbumState() : AlbumState(stored: stored)
+    }
+
+    public var isActive: Bool { searchTask != nil || !downloads.isEmpty }
+
+    /// Fetches what is missing: the first page for a new pin, else photos not on disk yet.
+    public func start() {
+        if case .idle = state.phase {
+            search(page: 1)
+        } else {
+            downloadPending()
+        }
+    }
+
+    /// Replaces the album with another page of results (never the page just shown when another exists).
+    public func newCollection() {
+        guard state.canRequestNewCollection else { return }
+        var rng = SystemRandomNumberGenerator()
+        search(page: PageChooser.nextPage(pages: pin.albumPages ?? 1, current: pin.albumPage, using: &rng))
+    }
+
+    /// Repeats the search that failed.
+    public func retrySearch() {
+        search(page: requestedPage)
+    }
+
+    /// Stops every transfer; pending rows stay in the store and resume on the next `start`.
+    public func cancel() {
+        searchTask?.cancel()
+        searchTask = nil
+        for task in downloads.values { task.cancel() }
+        downloads.removeAll()
+    }
+
+    public func retry(photoID id: Int64) {
+        do {
+            try store.markPending(photoId: id)
+        } catch {
+            return
+        }
+        if let index = state.retry(id: id) { onChange?(.updated(index)) }
+        downloadPending()
+    }
+
+    /// Removes a photo from the album and the store; its file stays until `discard`.
+    public func remove(photoID id: Int64) -> Removal? {
+        downloads.removeValue(forKey: id)?.cancel()
+        guard let removed = state.remove(id: id) else { return nil }
+        let photo = (try? store.deletePhoto(id: id)) ?? removed.cell.photo
+        onChange?(.removed(removed.index))
+        downloadPending()
+        return Removal(index: removed.index, cell: removed.cell, photo: photo)
+    }
+
+    public func undo(_ removal: Removal) {
+        do {
+            try store.restorePhoto(removal.photo)
+        } catch {
+            return
+        }
+        let restored = (try? store.photo(id: removal.photo.id ?? -1)) ?? nil
+        var cell = removal.cell
+        if let restored, restored.state == .pending { cell = .placeholder(restored) }
+        state.undoRemove(cell, at: removal.index)
+        onChange?(.inserted(min(removal.index, state.cells.count - 1)))
+        downloadPending()
+    }
+
+    /// Deletes a removed photo's file once Undo is no longer offered.
+    public func discard(_ removal: Removal) {
+        if let fileName = removal.photo.fileName { store.discardFileIfUnreferenced(fileName) }
+    }
+
+    public func fileURL(for photo: Photo) -> URL? { store.fileURL(for: photo) }
+
+    // MARK: Search
+
+    private func search(page: Int) {
+        cancel()
+        requestedPage = page
+        state.beginSearch()
+        onChange?(.reset)
+        let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pin.id!, pin.coordinate)
+        searchTask = Task { [weak self] in
+            do {
+                let result = try await source.search(near: coordinate, page: page, perPage: perPage)
+                let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
+                let remote = Array(result.photos.prefix(perPage))
+                // A transaction of up to 250 rows plus file deletions: off the main thread.
+                let photos = try await Task.detached {
+                    try store.replaceAlbum(pinId: pinID, source: source.id, page: page, pages: pages, photos: remote)
+                }.value
+                try Task.checkCancellation()
+                self?.searchFinished(photos, page: page, pages: pages)
+            } catch {
+                if Self.isCancellation(error) { return }
+                self?.searchFailed(error)
+            }
+        }
+    }
+
+    private func searchFinished(_ photos: [Photo], page: Int, pages: Int) {
+        searchTask = nil
+        pin.albumPage = page
+        pin.albumPages = pages
+        pin.albumSource = source.id
+        state.searchSucceeded(photos)
+        onChange?(.reset)
+        downloadPending()
+        if photos.isEmpty { onFinished?() }
+    }
+
+    private func searchFailed(_ error: Error) {
+        searchTask = nil
+        state.searchFailed(Self.message(for: error, service: source.displayName))
+        onChange?(.reset)
+        onFinished?()
+    }
+
+    // MARK: Downloads
+
+    private func downloadPending() {
+        for photo in state.pendingPhotos where downloads.count < maxConcurrent {
+            guard let id = photo.id, downloads[id] == nil else { continue }
+            downloads[id] = Task { [weak self] in await self?.download(photo, id: id) }
+        }
+    }
+
+    private func download(_ photo: Photo, id: Int64) async {
+        let store = store
+        var saved: Photo?
+        var failure: Error?
+        do {
+            guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse("Bad image address") }
+            let data = try await client.get(url, maxBytes: Self.maxImageBytes)
+            guard ImageCheck.looksLikeImage(data) else { throw PhotoSourceError.notAnImage }
+            // fsync and rename: off the main thread.
+            saved = try await Task.detached { try store.saveDownloaded(photoId: id, data: data) }.value
+        } catch {
+            failure = error
+        }
+        // Cancelled (left the album, removed the photo, new collection): the row stays pending.
+        if Task.isCancelled || failure.map(Self.isCancellation) == true { return }
+        downloads[id] = nil
+        if failure != nil {
+            try? store.markFailed(photoId: id)
+            if let index = state.photoFailed(id: id) { onChange?(.updated(index)) }
+        } else if let saved, let index = state.photoShown(saved) {
+            onChange?(.updated(index))
+        }
+        downloadPending()
+        if downloads.isEmpty && !state.isDownloading { onFinished?() }
+    }
+
+    static func isCancellation(_ error: Error) -> Bool {
+        error is CancellationError || (error as? HTTPError) == .cancelled || (error as? PhotoSourceError) == .cancelled
+    }
+
+    /// A sentence for the user, whichever layer the error came from.
+    public static func message(for error: Error, service: String) -> String {
+        if let error = error as? HTTPError { return PhotoSourceError.from(error, service: service).errorDescription ?? "\(error)" }
+        if let error = error as? LocalizedError, let text = error.errorDescription { return text }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import GtkKit
+import TouristModel
+
+/// The album loaders alive right now: one per pin being shown or prefetched, so an album opened
+/// while its prefetch runs picks up the same downloads.
+@MainActor
+final class AlbumLoaders {
+    private unowned let app: TouristApplication
+    private var loaders: [Int64: AlbumLoader] = [:]
+
+    init(app: TouristApplication) { self.app = app }
+
+    /// The pin's loader, new or already running.
+    func loader(for pin: Pin) throws -> AlbumLoader {
+        guard let id = pin.id, let store = app.store else { throw StoreError.pinNotFound(pin.id ?? -1) }
+        if let loader = loaders[id] { return loader }
+        // The stored pin knows its album's page; the caller's copy may predate the first fill.
+        let current = (try? store.pin(id: id)).flatMap { $0 } ?? pin
+        let loader = try AlbumLoader(pin: current, store: store, source: app.makePhotoSource(),
+                                     client: app.http, perPage: app.settings.photosPerAlbum)
+        loaders[id] = loader
+        return loader
+    }
+
+    /// Fetches a new pin's first page in the background so its album is often ready when opened.
+    func prefetch(_ pin: Pin) {
+        guard let id = pin.id, let loader = try? loader(for: pin) else { return }
+        loader.onFinished = { [weak self, weak loader] in
+            // Forget a finished prefetch nobody is looking at; an open album keeps its loader.
+            guard let self, let loader, loader.onChange == nil, self.loaders[id] === loader else { return }
+            self.loaders[id] = nil
+        }
+        loader.start()
+    }
+
+    /// Stops and forgets a pin's loader (album closed, pin deleted).
+    func release(pinID: Int64) {
+        loaders.removeValue(forKey: pinID)?.cancel()
+    }
+
+    func cancelAll() {
+        for loader in loaders.values { loader.cancel() }
+        loaders.removeAll()
+    }
+}

@@ -1,0 +1,112 @@
+import GtkKit
+import TouristModel
+
+/// One recycled grid cell: a square picture with a spinner or error icon over it.
+@MainActor
+final class PhotoCell {
+    let root: Overlay
+    private let picture = Picture()
+    private let spinner = Spinner()
+    private let errorIcon = Image(icon: "dialog-warning-symbolic", pixelSize: 32)
+    private var photoID: Int64?
+    private var loadTask: Task<Void, Never>?
+    private var pendingTap: UInt32 = 0
+    private var controllers: [EventController] = []
+
+    var onTap: ((Int64) -> Void)?
+    var onOpen: ((Int64) -> Void)?
+
+    init(size: Int32) {
+        picture.setSizeRequest(width: size, height: size)
+        root = Overlay(child: picture)
+        root.addCSSClass("photo-cell")
+        spinner.setAlign(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_CENTER)
+        spinner.setSizeRequest(width: 32, height: 32)
+        errorIcon.setAlign(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_CENTER)
+        root.addOverlay(spinner)
+        root.addOverlay(errorIcon)
+        addGestures()
+    }
+
+    func bind(_ cell: AlbumState.Cell, index: Int, total: Int) {
+        let photo = cell.photo
+        if photoID != photo.id { unbind() }
+        photoID = photo.id
+        let title = photo.title.isEmpty ? "Untitled" : photo.title
+        switch cell {
+        case .placeholder:
+            spinner.isVisible = true
+            spinner.isSpinning = true
+            errorIcon.isVisible = false
+            root.removeCSSClass("failed")
+            root.setAccessibleLabel("Loading photo \(index + 1) of \(total)")
+        case .shown:
+            spinner.isSpinning = false
+            spinner.isVisible = false
+            errorIcon.isVisible = false
+            root.removeCSSClass("failed")
+            root.setAccessibleLabel("Photo \(index + 1) of \(total): \(title)")
+        case .failed:
+            spinner.isSpinning = false
+            spinner.isVisible = false
+            errorIcon.isVisible = true
+            root.addCSSClass("failed")
+            root.setAccessibleLabel("Photo \(index + 1) of \(total) could not be downloaded; activate to try again")
+        }
+    }
+
+    /// Decodes off the main thread; the result is dropped if the cell was recycled meanwhile.
+    func load(_ decode: @escaping () async -> Texture?, shown: @escaping () -> Void) {
+        loadTask?.cancel()
+        let id = photoID
+        loadTask = Task { [weak self] in
+            let texture = await decode()
+            guard let self, !Task.isCancelled, self.photoID == id, let texture, let id else { return }
+            self.setTexture(texture, for: id)
+            shown()
+        }
+    }
+
+    func setTexture(_ texture: Texture, for id: Int64) {
+        guard photoID == id else { return }
+        picture.setTexture(texture)
+    }
+
+    func unbind() {
+        loadTask?.cancel()
+        loadTask = nil
+        MainLoop.remove(source: pendingTap)
+        pendingTap = 0
+        picture.setTexture(nil)
+        photoID = nil
+    }
+
+    /// A single tap removes (after the double-click time, so a double-click can open instead);
+    /// a double-click or a long press opens the viewer.
+    private func addGestures() {
+        let click = ClickGesture(button: 1)
+        click.onReleased { [unowned self] count, _, _ in
+            guard let id = self.photoID else { return }
+            MainLoop.remove(source: self.pendingTap)
+            self.pendingTap = 0
+            if count >= 2 {
+                self.onOpen?(id)
+                return
+            }
+            self.pendingTap = MainLoop.timeout(milliseconds: 250) { [unowned self] in
+                self.pendingTap = 0
+                self.onTap?(id)
+                return false
+            }
+        }
+        root.addController(click)
+        let longPress = LongPressGesture()
+        longPress.onPressed { [unowned self] _, _ in
+            MainLoop.remove(source: self.pendingTap)
+            self.pendingTap = 0
+            if let id = self.photoID { self.onOpen?(id) }
+        }
+        root.addController(longPress)
+        controllers = [click, longPress]
+    }
+}

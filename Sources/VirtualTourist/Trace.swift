@@ -1,0 +1,62 @@
+import Foundation
+import GtkKit
+
+/// Opt-in timing trace for the benchmark: `VT_TRACE=/path/file.jsonl` appends one JSON object per
+/// event (`t` in seconds on the monotonic clock, `event`, details), plus the longest gap between
+/// main-loop ticks, measured by a 2 ms timer only while tracing.
+@MainActor
+final class Trace {
+    enum Value { case int(Int), double(Double), string(String) }
+
+    static private(set) var shared: Trace?
+
+    private let handle: FileHandle
+    private var lastTick = 0
+    private(set) var longestGapMicroseconds = 0
+
+    static func start(environment: [String: String]) {
+        guard let path = environment["VT_TRACE"], !path.isEmpty else { return }
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        guard let handle = FileHandle(forWritingAtPath: path) else { return }
+        handle.seekToEndOfFile()
+        shared = Trace(handle: handle)
+    }
+
+    private init(handle: FileHandle) {
+        self.handle = handle
+        lastTick = g_get_monotonic_time()
+        MainLoop.timeout(milliseconds: 2) { [unowned self] in
+            let now = g_get_monotonic_time()
+            self.longestGapMicroseconds = max(self.longestGapMicroseconds, now - self.lastTick)
+            self.lastTick = now
+            return true
+        }
+    }
+
+    /// Restarts the longest-gap measurement (e.g. when an album opens).
+    func resetGap() {
+        longestGapMicroseconds = 0
+        lastTick = g_get_monotonic_time()
+    }
+
+    func event(_ name: String, _ details: [String: Value] = [:]) {
+        var fields = ["\"t\":\(Double(g_get_monotonic_time()) / 1e6)", "\"event\":\"\(name)\""]
+        for (key, value) in details.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case .int(let number): fields.append("\"\(key)\":\(number)")
+            case .double(let number): fields.append("\"\(key)\":\(number)")
+            case .string(let text): fields.append("\"\(key)\":\(Self.quote(text))")
+            }
+        }
+        handle.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8))
+    }
+
+    func gapEvent() {
+        event("main_loop_gap", ["longest_ms": .double(Double(longestGapMicroseconds) / 1000)])
+    }
+
+    private static func quote(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+        return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+    }
+}
