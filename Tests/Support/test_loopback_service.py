@@ -1,0 +1,336 @@
+"""Self-test for loopback_service.py.
+
+Run from the repository root:
+    /usr/bin/python3 -m pytest -q Tests/Support/test_loopback_service.py
+"""
+from __future__ import annotations
+
+import http.client
+import io
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
+
+import pytest
+from PIL import Image
+
+SERVICE = Path(__file__).with_name("loopback_service.py")
+UA = "VirtualTourist-selftest/1.0"
+PARIS = {"lat": "48.8566", "lon": "2.3522"}
+
+
+def start_service(*extra: str) -> tuple[subprocess.Popen, str]:
+    proc = subprocess.Popen([sys.executable, str(SERVICE), "--port", "0", *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline().strip()
+    assert line.startswith("READY http://127.0.0.1:"), line
+    return proc, line.split()[1]
+
+
+@pytest.fixture(scope="module")
+def service():
+    proc, base = start_service()
+    yield proc, base
+    proc.terminate()
+    proc.wait(timeout=10)
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    proc.stdout.close()
+    # Clients hanging up mid-stream (oversized, stall) must not produce tracebacks.
+    assert "Traceback" not in stderr, stderr
+
+
+@pytest.fixture
+def base(service) -> str:
+    url = service[1]
+    control(url, "clear")
+    control(url, "reset")
+    control(url, "total", n=95)
+    control(url, "image-kb", kb=60)
+    return url
+
+
+def get(url: str, timeout: float = 10, opener=None) -> tuple[int, dict, bytes]:
+    req = urllib.request.Request(url, headers={"User-Agent": UA})
+    with (opener or urllib.request.build_opener()).open(req, timeout=timeout) as resp:
+        return resp.status, dict(resp.headers), resp.read()
+
+
+def control(base: str, name: str, **params) -> dict:
+    return json.loads(get(f"{base}/_control/{name}?{urlencode(params)}")[2])
+
+
+def flickr_url(base: str, **params) -> str:
+    query = {"method": "flickr.photos.search", "api_key": "K", "radius": "5", "per_page": "20",
+             "page": "1", "extras": "url_q,url_m,url_z,license,owner_name",
+             "format": "json", "nojsoncallback": "1", **PARIS}
+    query.update(params)
+    return f"{base}/flickr/services/rest/?{urlencode(query)}"
+
+
+def commons_url(base: str, lat="48.8566", lon="2.3522", limit=50, **extra) -> str:
+    query = {"action": "query", "format": "json", "generator": "geosearch",
+             "ggscoord": f"{lat}|{lon}", "ggsradius": "10000", "ggslimit": str(limit),
+             "ggsnamespace": "6", "prop": "imageinfo", "iiprop": "url|size|mime|extmetadata",
+             "iiurlwidth": "320", **extra}
+    return f"{base}/commons/w/api.php?{urlencode(query)}"
+
+
+def get_json(url: str) -> dict:
+    status, headers, body = get(url)
+    assert status == 200 and headers["Content-Type"].startswith("application/json")
+    return json.loads(body)
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+# ---------------------------------------------------------------- endpoints
+
+def test_tile_is_256_png_and_cached(base):
+    status, headers, body = get(f"{base}/tiles/3/2/5.png")
+    assert status == 200 and headers["Content-Type"] == "image/png"
+    img = Image.open(io.BytesIO(body))
+    assert img.format == "PNG" and img.size == (256, 256)
+    assert get(f"{base}/tiles/3/2/5.png")[2] == body   # deterministic
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(f"{base}/tiles/3/8/0.png")
+    assert err.value.code == 404
+
+
+def test_flickr_shape_and_number_variety(base):
+    odd = get_json(flickr_url(base, page=1))
+    assert odd["stat"] == "ok"
+    p = odd["photos"]
+    assert (p["page"], p["pages"], p["perpage"], p["total"]) == ("1", "5", "20", "95")
+    assert len(p["photo"]) == 20
+    photo = p["photo"][0]
+    assert photo["id"].isdigit() and photo["secret"] == "s0" and photo["server"] == "7"
+    assert photo["farm"] == 8 and photo["ispublic"] == 1 and photo["license"] == "0"
+    assert photo["title"] == "Photo 1 near 48.857,2.352"
+    assert photo["owner"] == "owner0@N00" and photo["ownername"] == "Owner 0"
+    assert photo["url_z"] == f"{base}/images/{photo['id']}_640x480.jpg"
+    assert photo["width_q"] == "150" and "datetakengranularity" in photo
+
+    even = get_json(flickr_url(base, page=2))["photos"]
+    assert (even["page"], even["pages"], even["perpage"], even["total"]) == (2, 5, 20, 95)
+    assert even["photo"][0]["width_b"] == 1024 and even["photo"][0]["license"] == 20 % 11
+    assert even["photo"][0]["title"] == "Photo 21 near 48.857,2.352"
+
+    ids = {ph["id"] for page in range(1, 6)
+           for ph in get_json(flickr_url(base, page=page))["photos"]["photo"]}
+    assert len(ids) == 95
+    assert get_json(flickr_url(base, page=1))["photos"]["photo"][0]["id"] == photo["id"]
+
+    past = get_json(flickr_url(base, page=9))["photos"]
+    assert past["photo"] == [] and past["total"] == "95" and past["pages"] == "5"
+    capped = get_json(flickr_url(base, per_page=1000, page=2))["photos"]
+    assert capped["perpage"] == 250 and capped["pages"] == 1
+
+
+def test_flickr_errors_and_null_island(base):
+    empty = get_json(flickr_url(base, lat="0.2", lon="-0.5", page=2))
+    assert empty["photos"] == {"page": 2, "pages": 0, "perpage": 20, "total": 0, "photo": []}
+    assert get_json(flickr_url(base, api_key="invalid")) == {
+        "stat": "fail", "code": 100, "message": "Invalid API Key (Key has invalid format)"}
+    no_coords = flickr_url(base).replace("lat=", "x=").replace("lon=", "y=")
+    assert get_json(no_coords)["code"] == 3
+    assert get_json(flickr_url(base, method="flickr.photos.nope"))["code"] == 112
+
+
+def test_total_control(base):
+    control(base, "total", n=7)
+    assert get_json(flickr_url(base, page=2))["photos"]["total"] == 7
+
+
+def test_commons_paginates_and_has_non_images(base):
+    pages, params, batches = {}, {}, 0
+    while True:
+        body = get_json(commons_url(base, **params))
+        batches += 1
+        assert body["batchcomplete"] == ""
+        assert len(body["query"]["pages"]) <= 20
+        pages.update(body["query"]["pages"])
+        if "continue" not in body:
+            break
+        assert body["continue"]["continue"] == "gcontinue||"
+        params = body["continue"]
+    assert batches == 3 and len(pages) == 50
+    by_index = {p["index"]: p for p in pages.values()}
+    assert sorted(by_index) == list(range(1, 51))
+    first = by_index[1]
+    info = first["imageinfo"][0]
+    assert first["ns"] == 6 and first["title"] == "File:Place 1.jpg" and str(first["pageid"]) in pages
+    assert info["mime"] == "image/jpeg" and info["thumbwidth"] == 320 and info["thumbheight"] == 240
+    assert info["thumburl"] == f"{base}/images/c{first['pageid']}_320x240.jpg"
+    assert "&amp; friends" in info["extmetadata"]["Artist"]["value"]
+    videos = [p for p in pages.values() if p["imageinfo"][0]["mime"] != "image/jpeg"]
+    assert len(videos) == 5 and by_index[10]["title"] == "File:Clip 10.webm"
+    assert get_json(commons_url(base, lat="0.1", lon="0.1")) == {"batchcomplete": ""}
+    small = get_json(commons_url(base, limit=5))
+    assert "continue" not in small and len(small["query"]["pages"]) == 5
+
+
+def test_image_dimensions_and_size(base):
+    status, headers, body = get(f"{base}/images/5123_640x480.jpg")
+    assert headers["Content-Type"] == "image/jpeg" and int(headers["Content-Length"]) == len(body)
+    assert Image.open(io.BytesIO(body)).size == (640, 480)
+    assert 0.7 * 60 * 1024 <= len(body) <= 1.3 * 60 * 1024, len(body)
+    assert get(f"{base}/images/5123_640x480.jpg")[2] == body
+
+    control(base, "image-kb", kb=150)
+    bigger = get(f"{base}/images/5123_1024x768.jpg")[2]
+    assert Image.open(io.BytesIO(bigger)).size == (1024, 768)
+    assert 0.7 * 150 * 1024 <= len(bigger) <= 1.3 * 150 * 1024, len(bigger)
+
+    assert Image.open(io.BytesIO(get(f"{base}/images/c99_150x150.jpg")[2])).size == (150, 150)
+    assert get(f"{base}/wiki/File:Place_1.jpg")[0] == 200
+
+
+def test_parallel_connections(base):
+    results: list[int] = []
+
+    def fetch(i: int) -> None:
+        results.append(len(get(f"{base}/images/p{i}_640x480.jpg", timeout=30)[2]))
+
+    threads = [threading.Thread(target=fetch, args=(i,)) for i in range(32)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 32
+
+
+# ---------------------------------------------------------------- faults
+
+@pytest.mark.parametrize("mode,code", [("http500", 500), ("http503", 503), ("http429", 429)])
+def test_http_status_faults(base, mode, code):
+    control(base, "fault", mode=mode, target="search", count=1)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(flickr_url(base))
+    assert err.value.code == code
+    if code == 429:
+        assert err.value.headers["Retry-After"] == "60"
+    assert get_json(flickr_url(base))["stat"] == "ok"   # count=1 consumed
+
+
+def test_flickr_fail_faults(base):
+    control(base, "fault", mode="flickr105", target="search")
+    assert get_json(flickr_url(base))["code"] == 105
+    assert get_json(flickr_url(base))["message"] == "Service currently unavailable"
+    assert get(f"{base}/tiles/1/0/0.png")[0] == 200    # other targets unaffected
+    control(base, "clear")
+    control(base, "fault", mode="flickr100", target="any", count=1)
+    assert get_json(flickr_url(base))["code"] == 100
+
+
+def test_malformed_json(base):
+    control(base, "fault", mode="malformed_json", target="search", count=1)
+    with pytest.raises(json.JSONDecodeError):
+        get_json(commons_url(base))
+
+
+@pytest.mark.parametrize("mode,url_of", [
+    ("truncated_json", flickr_url),
+    ("truncated_image", lambda b: f"{b}/images/5123_640x480.jpg"),
+])
+def test_truncated_faults(base, mode, url_of):
+    control(base, "fault", mode=mode, target="any", count=1)
+    with pytest.raises(http.client.IncompleteRead):
+        get(url_of(base))
+    assert get(url_of(base))[0] == 200
+
+
+def test_not_image(base):
+    control(base, "fault", mode="not_image", target="image", count=1)
+    _, headers, body = get(f"{base}/images/x_150x150.jpg")
+    assert headers["Content-Type"] == "image/jpeg" and body.startswith(b"<html>")
+    assert len(body) > 2000
+
+
+def test_oversized_image_client_hangs_up(base):
+    control(base, "fault", mode="oversized_image", target="image", count=1)
+    req = urllib.request.Request(f"{base}/images/x_150x150.jpg", headers={"User-Agent": UA})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        assert int(resp.headers["Content-Length"]) == 30 * 1024 * 1024
+        assert resp.read(1024 * 1024)[:2] == b"\xff\xd8"
+    assert get(f"{base}/images/x_150x150.jpg")[0] == 200
+
+
+def test_stall_times_out(base):
+    control(base, "fault", mode="stall", target="tile", count=1)
+    began = time.monotonic()
+    with pytest.raises((TimeoutError, urllib.error.URLError)):
+        get(f"{base}/tiles/2/1/1.png", timeout=1)
+    assert time.monotonic() - began < 3
+    assert get(f"{base}/tiles/2/1/1.png")[0] == 200
+
+
+def test_redirect_faults(base):
+    control(base, "fault", mode="redirect_file", target="image", count=1)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(f"{base}/images/r_150x150.jpg", opener=urllib.request.build_opener(NoRedirect))
+    assert err.value.code == 302 and err.value.headers["Location"] == "file:///etc/passwd"
+
+    control(base, "reset")
+    control(base, "fault", mode="redirect_ok", target="image", count=1)
+    status, _, body = get(f"{base}/images/r_150x150.jpg")
+    assert status == 200 and Image.open(io.BytesIO(body)).size == (150, 150)
+    assert [r["status"] for r in control(base, "stats")["requests"]] == [302, 200]
+
+
+def test_bad_fault_rejected(base):
+    with pytest.raises(urllib.error.HTTPError) as err:
+        control(base, "fault", mode="explode")
+    assert err.value.code == 400
+
+
+# ---------------------------------------------------------------- stats and latency
+
+def test_latency_and_stats(base):
+    control(base, "latency", ms=300)
+    threads = [threading.Thread(target=get, args=(f"{base}/tiles/4/{i}/3.png",)) for i in range(4)]
+    began = time.monotonic()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert time.monotonic() - began < 1.0     # the sleeps overlap
+    get(flickr_url(base))
+    stats = control(base, "stats")
+    assert stats["counts"] == {"tile": 4, "search": 1, "image": 0, "other": 0}
+    for r in stats["requests"]:
+        assert r["end"] - r["start"] >= 0.3 and r["user_agent"] == UA and r["status"] == 200
+    assert not any(r["path"].startswith("/_control") for r in stats["requests"])
+
+    control(base, "clear")                      # latency back to --latency-ms (0)
+    get(f"{base}/tiles/0/0/0.png")
+    last = control(base, "stats")["requests"][-1]
+    assert last["end"] - last["start"] < 0.3
+    control(base, "reset")
+    assert control(base, "stats")["requests"] == []
+
+
+def test_sigterm_exits_while_stalled():
+    proc, url = start_service("--latency-ms", "0")
+    try:
+        control(url, "fault", mode="stall", target="any")
+        threading.Thread(target=lambda: pytest.raises(Exception, get, f"{url}/tiles/0/0/0.png", 30),
+                         daemon=True).start()
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=5) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
