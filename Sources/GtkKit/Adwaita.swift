@@ -180,3 +180,44 @@ extension ToastOverlay {
         adw_toast_overlay_add_toast(vt_adw_toast_overlay(raw), OpaquePointer(g_object_ref(toast.raw)))  // transfer full
     }
 }
+
+extension ApplicationWindow {
+    /// Installs a GtkShortcutsWindow (object id "help_overlay" in `builderXML`) as the help
+    /// overlay, which also adds the win.show-help-overlay action (Ctrl+?).
+    public func setHelpOverlay(builderXML: String) {
+        let builder = gtk_builder_new_from_string(builderXML, -1)
+        let overlay = gtk_builder_get_object(builder, "help_overlay")
+        gtk_application_window_set_help_overlay(UnsafeMutablePointer(OpaquePointer(window)), OpaquePointer(overlay))
+        g_object_unref(UnsafeMutableRawPointer(builder))
+    }
+}
+
+/// AdwAboutWindow (libadwaita 1.2).
+@MainActor
+public struct AboutWindow {
+    private let window: OpaquePointer
+
+    public init(name: String, icon: String, version: String, developer: String, comments: String,
+                website: String, issueURL: String, copyright: String, license: GtkLicense) {
+        window = OpaquePointer(UnsafeMutableRawPointer(adw_about_window_new()!))
+        adw_about_window_set_application_name(window, name)
+        adw_about_window_set_application_icon(window, icon)
+        adw_about_window_set_version(window, version)
+        adw_about_window_set_developer_name(window, developer)
+        adw_about_window_set_comments(window, comments)
+        adw_about_window_set_website(window, website)
+        adw_about_window_set_issue_url(window, issueURL)
+        adw_about_window_set_copyright(window, copyright)
+        adw_about_window_set_license_type(window, license)
+    }
+
+    /// `text` may hold Pango markup links.
+    public func addLegalSection(title: String, copyright: String?, text: String) {
+        adw_about_window_add_legal_section(window, title, copyright, GTK_LICENSE_CUSTOM, text)
+    }
+
+    public func present(parent: ApplicationWindow) {
+        gtk_window_set_transient_for(vt_window(UnsafeMutableRawPointer(window)), parent.window)
+        gtk_window_present(vt_window(UnsafeMutableRawPointer(window)))
+    }
+}

@@ -65,9 +65,15 @@ final class MainWindow {
         actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
         actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
         actions.append(Action("drop-pin", in: window) { [unowned self] in self.mapPage.dropPinAtCenter() })
+        actions.append(Action("preferences", in: application) { [unowned self] in
+            PreferencesDialog(app: self.app, parent: self.window).present()
+        })
+        actions.append(Action("about", in: application) { [unowned self] in About.present(parent: self.window) })
+        ShortcutsWindow.install(on: window)
         application.setAccels("win.back", "Escape", "<Alt>Left")
         application.setAccels("win.close", "<Control>w")
         application.setAccels("win.drop-pin", "<Control>d")
+        application.setAccels("app.preferences", "<Control>comma")
     }
 
     private func saveWindowState() {
