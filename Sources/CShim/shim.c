@@ -4,27 +4,18 @@
 
 // G_CALLBACK is a function-pointer cast Swift cannot express without unsafeBitCast: do it here,
 // once per handler signature.
-gulong vt_connect(gpointer instance, const char *signal, VtHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
-gulong vt_connect_bool(gpointer instance, const char *signal, VtBoolHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
-gulong vt_connect_pointer(gpointer instance, const char *signal, VtPointerHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
-gulong vt_connect_point(gpointer instance, const char *signal, VtPointHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
-gulong vt_connect_click(gpointer instance, const char *signal, VtClickHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
-gulong vt_connect_uint(gpointer instance, const char *signal, VtUintHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
-gulong vt_connect_key(gpointer instance, const char *signal, VtKeyHandler handler, gpointer data, GClosureNotify notify) {
-    return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0);
-}
+#define VT_CONNECT(name, Handler) \
+    gulong name(gpointer instance, const char *signal, Handler handler, gpointer data, GClosureNotify notify) { \
+        return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0); \
+    }
+VT_CONNECT(vt_connect, VtHandler)
+VT_CONNECT(vt_connect_bool, VtBoolHandler)
+VT_CONNECT(vt_connect_pointer, VtPointerHandler)
+VT_CONNECT(vt_connect_point, VtPointHandler)
+VT_CONNECT(vt_connect_click, VtClickHandler)
+VT_CONNECT(vt_connect_uint, VtUintHandler)
+VT_CONNECT(vt_connect_key, VtKeyHandler)
+#undef VT_CONNECT
 
 // MARK: Variadic replacements
 

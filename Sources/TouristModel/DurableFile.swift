@@ -48,6 +48,18 @@ enum DurableFile {
     }
 
     /// Renames atomically within one directory, then fsyncs the directory so the new name is durable.
+    /// Writes `data` under the temporary name, then renames it over `destination`, so readers
+    /// see the old file or the whole new one; no temporary is left behind on failure.
+    static func replace(_ destination: URL, with data: Data, via temporary: URL, mode: mode_t) throws {
+        try writeNew(data, to: temporary, mode: mode)
+        do {
+            try renameDurably(temporary, to: destination)
+        } catch {
+            remove(temporary)
+            throw error
+        }
+    }
+
     static func renameDurably(_ source: URL, to destination: URL) throws {
         guard rename(source.path, destination.path) == 0 else {
             throw IOError(operation: "rename", path: source.path, code: errno)

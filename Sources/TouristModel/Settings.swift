@@ -118,12 +118,6 @@ public struct SettingsFile: Sendable {
         let data = try encoder.encode(settings)
         let temporary = directory.appendingPathComponent(
             ".\(url.lastPathComponent).tmp-\(DurableFile.randomHex(bytes: 6))", isDirectory: false)
-        try DurableFile.writeNew(data, to: temporary, mode: 0o600)
-        do {
-            try DurableFile.renameDurably(temporary, to: url)
-        } catch {
-            DurableFile.remove(temporary)
-            throw error
-        }
+        try DurableFile.replace(url, with: data, via: temporary, mode: 0o600)
     }
 }

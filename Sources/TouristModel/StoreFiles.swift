@@ -16,13 +16,7 @@ extension Store {
 
         let temporary = photosDirectory.appendingPathComponent(temporaryName, isDirectory: false)
         let final = photosDirectory.appendingPathComponent(name, isDirectory: false)
-        try DurableFile.writeNew(data, to: temporary, mode: 0o644)
-        do {
-            try DurableFile.renameDurably(temporary, to: final)
-        } catch {
-            DurableFile.remove(temporary)
-            throw error
-        }
+        try DurableFile.replace(final, with: data, via: temporary, mode: 0o644)
 
         let outcome: (photo: Photo, previousFile: String?)?
         do {

@@ -33,26 +33,16 @@ final class PhotoCell {
         if photoID != photo.id { unbind() }
         photoID = photo.id
         let title = photo.title.isEmpty ? "Untitled" : photo.title
-        switch cell {
-        case .placeholder:
-            spinner.isVisible = true
-            spinner.isSpinning = true
-            errorIcon.isVisible = false
-            root.removeCSSClass("failed")
-            root.setAccessibleLabel("Loading photo \(index + 1) of \(total)")
-        case .shown:
-            spinner.isSpinning = false
-            spinner.isVisible = false
-            errorIcon.isVisible = false
-            root.removeCSSClass("failed")
-            root.setAccessibleLabel("Photo \(index + 1) of \(total): \(title)")
-        case .failed:
-            spinner.isSpinning = false
-            spinner.isVisible = false
-            errorIcon.isVisible = true
-            root.addCSSClass("failed")
-            root.setAccessibleLabel("Photo \(index + 1) of \(total) could not be downloaded; activate to try again")
+        let (loading, failed, label): (Bool, Bool, String) = switch cell {
+        case .placeholder: (true, false, "Loading photo \(index + 1) of \(total)")
+        case .shown: (false, false, "Photo \(index + 1) of \(total): \(title)")
+        case .failed: (false, true, "Photo \(index + 1) of \(total) could not be downloaded; activate to try again")
         }
+        spinner.isVisible = loading
+        spinner.isSpinning = loading
+        errorIcon.isVisible = failed
+        if failed { root.addCSSClass("failed") } else { root.removeCSSClass("failed") }
+        root.setAccessibleLabel(label)
     }
 
     /// Decodes off the main thread; the result is dropped if the cell was recycled meanwhile.
