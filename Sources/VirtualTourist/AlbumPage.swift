@@ -19,11 +19,13 @@ final class AlbumPage {
     private let emptyPage: StatusPage
     private let errorPage: StatusPage
     private let title: WindowTitle
+    private let map: MapView
 
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource) {
         self.pin = pin
         self.loader = loader
         grid = PhotoGrid(loader: loader)
+        map = MapView(source: tiles, interactive: false)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: "No Images",
                                description: "No photos were found near this place.")
@@ -35,7 +37,6 @@ final class AlbumPage {
         header.setTitle(title)
         root.append(header)
 
-        let map = MapView(source: tiles, interactive: false)
         map.setSizeRequest(width: -1, height: 120)
         map.setExpand(vertical: false)
         map.zoom = 12
@@ -80,6 +81,11 @@ final class AlbumPage {
         }
         updateChrome()
         loader.start()
+    }
+
+    /// Gives the photos most of a short window (a phone in landscape): the map takes ~18 %.
+    func fit(windowHeight: Int32) {
+        map.setSizeRequest(width: -1, height: min(140, max(64, windowHeight * 18 / 100)))
     }
 
     /// Leaving the album stops its transfers; what is missing resumes when it is opened again.

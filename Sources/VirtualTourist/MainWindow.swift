@@ -37,6 +37,9 @@ final class MainWindow {
         leaflet.onChange(of: "child-transition-running") { [unowned self] in self.dropHiddenPages() }
 
         addActions()
+        window.onChange(of: "default-height") { [unowned self] in
+            self.albumPage?.fit(windowHeight: self.window.defaultSize.height)
+        }
         window.onCloseRequest { [unowned self] in
             self.saveWindowState()
             return false
@@ -103,6 +106,7 @@ final class MainWindow {
         page.showToast = { [unowned self] toast in self.toasts.add(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
         albumPage = page
+        page.fit(windowHeight: window.height > 0 ? window.height : window.defaultSize.height)
         leaflet.append(page.root)
         leaflet.show(page.root)
         page.root.grabFocus()
