@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Prepares a SwiftPM scratch folder for a build without network (Flatpak).
+
+    swiftpm-offline-cache.py SCRATCH_PATH [PACKAGE_RESOLVED]
+
+flatpak-builder fetches every dependency itself, as a git source checked out at
+SCRATCH_PATH/checkouts/NAME. `swift build --skip-update` still wants SwiftPM's repository cache,
+SCRATCH_PATH/repositories/NAME-HASH, as flatpak-builder-tools' spm generator recreates it; this
+script does the same from Package.resolved (default: next to Package.swift in the current folder)
+and, unlike the generator, also checks that each checkout is at its pinned revision and keeps only
+the pinned version's tag, so SwiftPM cannot pick a newer release that happens to be in the clone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+
+def git(*args: str, cwd: Path | None = None) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def split_location(location: str) -> tuple[str, str]:
+    """(scheme, rest) of a package URL; SwiftPM only fetches remote packages by URL."""
+    scheme, sep, rest = location.partition("://")
+    if not sep:
+        raise SystemExit(f"unsupported package location (expected a URL): {location}")
+    return scheme.lower(), rest
+
+
+def basename(location: str) -> str:
+    """The checkout folder SwiftPM uses: the URL's last component without `.git`."""
+    name = location.rstrip("/").rsplit("/", 1)[-1]
+    return name[:-4] if name.endswith(".git") else name
+
+
+def repository_folder(location: str) -> str:
+    """NAME-HASH as SwiftPM's RepositorySpecifier.fileSystemIdentifier computes it: the first 8
+    hex digits of SHA-256 over the canonical location (no scheme, user, `.git` or trailing
+    slash; lower case) followed by `_` and the scheme."""
+    scheme, rest = split_location(location)
+    host_path = rest.split("@", 1)[-1] if "@" in rest.split("/", 1)[0] else rest
+    canonical = host_path.rstrip("/")
+    if canonical.endswith(".git"):
+        canonical = canonical[:-4]
+    canonical = canonical.lower()
+    digest = hashlib.sha256(f"{canonical}_{scheme}".encode()).hexdigest()[:8]
+    return f"{basename(location)}-{digest}"
+
+
+def prepare(scratch: Path, pin: dict) -> None:
+    location = pin["location"]
+    revision = pin["state"]["revision"]
+    version = pin["state"].get("version")
+    checkout = scratch / "checkouts" / basename(location)
+    if not (checkout / ".git").exists():
+        raise SystemExit(f"{checkout} is not a git checkout: is the manifest's source missing?")
+    head = git("rev-parse", "HEAD", cwd=checkout)
+    if head != revision:
+        raise SystemExit(f"{checkout} is at {head}, but Package.resolved pins {revision}")
+
+    repository = scratch / "repositories" / repository_folder(location)
+    if repository.exists():
+        shutil.rmtree(repository)
+    repository.parent.mkdir(parents=True, exist_ok=True)
+    git("clone", "--quiet", "--mirror", str(checkout), str(repository))
+    # SwiftPM refuses (and refetches) a cached repository whose origin is not the package URL.
+    git("config", "remote.origin.url", location, cwd=repository)
+
+    # Only tags on the pinned commit survive; resolution then has exactly one candidate.
+    kept = False
+    for line in git("for-each-ref", "--format=%(refname) %(objectname) %(*objectname)",
+                    "refs/tags", cwd=repository).splitlines():
+        ref, obj, peeled = (line.split() + [""])[:3]
+        if (peeled or obj) == revision:
+            kept = True
+        else:
+            git("update-ref", "-d", ref, cwd=repository)
+    if not kept and version:
+        # A checkout fetched by commit alone may lack the tag: name the version ourselves.
+        git("tag", version, revision, cwd=repository)
+    print(f"{basename(location)} {version or ''} {revision[:12]} -> {repository.name}")
+
+
+def main() -> None:
+    if len(sys.argv) not in (2, 3):
+        raise SystemExit(__doc__)
+    scratch = Path(sys.argv[1]).resolve()
+    resolved = Path(sys.argv[2] if len(sys.argv) == 3 else "Package.resolved")
+    pins = json.loads(resolved.read_text())
+    if pins.get("version") == 1:
+        entries = [{"location": p["repositoryURL"], "state": p["state"]}
+                   for p in pins["object"]["pins"]]
+    else:
+        entries = pins["pins"]
+    for pin in entries:
+        prepare(scratch, pin)
+
+
+if __name__ == "__main__":
+    main()
