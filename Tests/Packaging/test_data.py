@@ -1,0 +1,157 @@
+"""Checks the desktop integration files in data/ the way Flathub's linter would: validators must
+report nothing (Flathub treats AppStream warnings as errors), icons must be well-formed SVG of
+the right size, and every screenshot the metainfo names must exist in the repository.
+
+    /usr/bin/python3 -m pytest -p no:cacheprovider Tests/Packaging
+
+Needs the Debian packages desktop-file-utils and appstream.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO / "data"
+APP_ID = "io.github.virtualtourist.VirtualTourist"
+DESKTOP = DATA / f"{APP_ID}.desktop"
+METAINFO = DATA / f"{APP_ID}.metainfo.xml"
+ICON = DATA / "icons/hicolor/scalable/apps" / f"{APP_ID}.svg"
+SYMBOLIC = DATA / "icons/hicolor/symbolic/apps" / f"{APP_ID}-symbolic.svg"
+SCREENSHOT_URL = "https://raw.githubusercontent.com/virtualtourist/VirtualTourist/main/data/screenshots/"
+SVG_NS = "{http://www.w3.org/2000/svg}"
+# Flathub and software centres download every screenshot: keep them small.
+SCREENSHOT_MAX_BYTES = 400 * 1024
+
+
+def tool(name: str, package: str) -> str:
+    path = shutil.which(name)
+    if not path:
+        pytest.fail(f"{name} is missing: apt install {package}", pytrace=False)
+    return path
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(args, capture_output=True, text=True, timeout=60)
+
+
+def desktop_entries() -> dict[str, str]:
+    entries = {}
+    for line in DESKTOP.read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            entries[key] = value
+    return entries
+
+
+def metainfo() -> ET.Element:
+    return ET.parse(METAINFO).getroot()
+
+
+# ---------------------------------------------------------------- desktop file
+
+def test_desktop_file_validates_without_any_message():
+    result = run(tool("desktop-file-validate", "desktop-file-utils"), str(DESKTOP))
+    assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), \
+        result.stdout + result.stderr
+
+
+def test_desktop_file_launches_the_app():
+    entries = desktop_entries()
+    assert entries["Name"] == "Virtual Tourist"
+    assert entries["Exec"].split()[0] == "virtual-tourist"
+    assert entries["Icon"] == APP_ID
+    assert entries["StartupNotify"] == "true"
+    assert entries["Comment"] and entries["Keywords"]
+    assert {"Education", "Geography"} <= set(filter(None, entries["Categories"].split(";")))
+
+
+# ---------------------------------------------------------------- metainfo
+
+def test_metainfo_validates_without_errors_or_warnings():
+    result = run(tool("appstreamcli", "appstream"), "validate", "--no-net", "--explain", str(METAINFO))
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    # Only I: (info) lines may remain, e.g. appstream 0.16 not yet knowing <developer>.
+    problems = [line for line in output.splitlines() if re.match(r"^[EW]: ", line)]
+    assert not problems, output
+
+
+def test_metainfo_describes_this_release_and_app():
+    root = metainfo()
+    assert root.get("type") == "desktop-application"
+    assert root.findtext("id") == APP_ID
+    assert root.findtext("metadata_license") == "CC0-1.0"
+    assert root.findtext("project_license") == "GPL-3.0-or-later"
+    assert root.find("developer").get("id") == "io.github.virtualtourist"
+    assert root.find("content_rating").get("type") == "oars-1.1"
+    meson = (REPO / "meson.build").read_text()
+    version = re.search(r"version:\s*'([^']+)'", meson).group(1)
+    release = root.find("releases/release")
+    assert release.get("version") == version
+    assert release.find("description") is not None
+    urls = {u.get("type"): u.text for u in root.findall("url")}
+    assert urls["homepage"] == "https://github.com/virtualtourist/VirtualTourist"
+    assert urls["bugtracker"].startswith(urls["homepage"])
+    colours = {c.get("scheme_preference") for c in root.findall("branding/color")}
+    assert colours == {"light", "dark"}
+
+
+def test_metainfo_declares_small_screens_and_touch():
+    root = metainfo()
+    controls = {c.text for c in root.findall("supports/control")}
+    assert {"keyboard", "pointing", "touch"} <= controls
+    length = root.find("requires/display_length")
+    assert length.get("compare") == "ge" and int(length.text) <= 360
+
+
+def test_screenshots_exist_and_match_their_declared_size():
+    shots = metainfo().findall("screenshots/screenshot")
+    assert shots and all(s.findtext("caption") for s in shots)
+    for shot in shots:
+        image = shot.find("image")
+        url = image.text.strip()
+        assert url.startswith(SCREENSHOT_URL), url
+        path = DATA / "screenshots" / url[len(SCREENSHOT_URL):]
+        assert path.is_file(), f"{path} is missing: run meson-helpers/take-screenshots.sh"
+        head = path.read_bytes()[:24]
+        assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
+        width, height = struct.unpack(">II", head[16:24])
+        if image.get("width"):
+            assert (width, height) == (int(image.get("width")), int(image.get("height"))), path
+        assert path.stat().st_size <= SCREENSHOT_MAX_BYTES, f"{path} is too large"
+    assert sum(1 for s in shots if s.get("type") == "default") == 1
+
+
+# ---------------------------------------------------------------- icons
+
+def parse_svg(path: Path) -> ET.Element:
+    root = ET.parse(path).getroot()
+    assert root.tag == f"{SVG_NS}svg", f"{path}: root element is {root.tag}"
+    return root
+
+
+def test_app_icon_is_a_128_px_svg():
+    root = parse_svg(ICON)
+    assert root.get("viewBox") == "0 0 128 128"
+    # Self-contained: no linked images or fonts that the icon theme could not resolve.
+    for element in root.iter():
+        assert element.tag not in (f"{SVG_NS}image", f"{SVG_NS}text"), element.tag
+
+
+def test_symbolic_icon_is_a_16_px_single_colour_svg():
+    root = parse_svg(SYMBOLIC)
+    assert root.get("viewBox") == "0 0 16 16"
+    text = SYMBOLIC.read_text()
+    colours = set(re.findall(r"#[0-9a-fA-F]{3,8}\b", text))
+    assert colours == {"#241f31"}, colours
+    assert root.findall(f".//{SVG_NS}path"), "no path in the symbolic icon"
+    for element in root.iter():
+        assert element.tag not in (f"{SVG_NS}image", f"{SVG_NS}linearGradient",
+                                   f"{SVG_NS}radialGradient"), element.tag

@@ -1,0 +1,190 @@
+"""Checks the Flatpak manifest against the rest of the repository.
+
+flatpak-builder is not available on the development machines, so these tests catch what would
+only fail on a builder: ids that drifted apart, unpinned downloads, a SwiftPM dependency that has
+no offline source, or a pin file that disagrees with the manifest.
+
+    /usr/bin/python3 -m pytest -p no:cacheprovider Tests/Packaging
+"""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+APP_ID = "io.github.virtualtourist.VirtualTourist"
+MANIFEST = REPO / "flatpak" / f"{APP_ID}.json"
+PINS = REPO / "flatpak" / "swiftpm-pins.json"
+SWIFT_EXTENSION = "org.freedesktop.Sdk.Extension.swift6"
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
+def normalized_url(url: str) -> str:
+    """GitHub URLs compare equal with or without `.git`, a trailing slash or upper case."""
+    url = url.strip().rstrip("/").lower()
+    return url[:-4] if url.endswith(".git") else url
+
+
+@pytest.fixture(scope="module")
+def manifest() -> dict:
+    return json.loads(MANIFEST.read_text())
+
+
+@pytest.fixture(scope="module")
+def app_module(manifest) -> dict:
+    return next(m for m in manifest["modules"] if m["name"] == "virtual-tourist")
+
+
+def all_modules(modules: list) -> list[dict]:
+    found = []
+    for module in modules:
+        if isinstance(module, str):
+            pytest.fail(f"module included from a file ({module}): inline it so it is checked here")
+        found.append(module)
+        found.extend(all_modules(module.get("modules", [])))
+    return found
+
+
+def config_option(module: dict, name: str) -> str | None:
+    for opt in module.get("config-opts", []):
+        if opt.startswith(f"-D{name}="):
+            return opt.split("=", 1)[1]
+    return None
+
+
+def package_urls() -> list[str]:
+    text = (REPO / "Package.swift").read_text()
+    return re.findall(r'\.package\(\s*url:\s*"([^"]+)"', text)
+
+
+def test_manifest_is_json_with_the_app_id(manifest):
+    assert manifest.get("id", manifest.get("app-id")) == APP_ID
+    assert manifest["command"] == "virtual-tourist"
+
+
+def test_app_id_matches_desktop_file_and_metainfo():
+    desktop = REPO / "data" / f"{APP_ID}.desktop"
+    metainfo = REPO / "data" / f"{APP_ID}.metainfo.xml"
+    assert desktop.is_file() and metainfo.is_file()
+    root = ET.parse(metainfo).getroot()
+    assert root.findtext("id") == APP_ID
+    launchable = root.find("launchable[@type='desktop-id']")
+    assert launchable is not None and launchable.text == desktop.name
+    assert f"Icon={APP_ID}\n" in desktop.read_text()
+
+
+def test_swift_comes_from_the_sdk_extension(manifest):
+    assert SWIFT_EXTENSION in manifest.get("sdk-extensions", [])
+    options = manifest["build-options"]
+    assert "/usr/lib/sdk/swift6/bin" in options["append-path"].split(":")
+    assert "/usr/lib/sdk/swift6/lib" in options["prepend-ld-library-path"].split(":")
+    assert manifest["runtime"] == "org.gnome.Platform" and manifest["sdk"] == "org.gnome.Sdk"
+
+
+def test_sandbox_permissions(manifest):
+    expected = {"--share=network", "--share=ipc", "--socket=fallback-x11", "--socket=wayland",
+                "--device=dri"}
+    assert set(manifest["finish-args"]) == expected
+
+
+def test_every_source_is_pinned(manifest):
+    """Downloads must name a commit or a checksum; only the app's own folder may be local."""
+    problems = []
+    for module in all_modules(manifest["modules"]):
+        for source in module.get("sources", []):
+            if isinstance(source, str):
+                problems.append(f"{module['name']}: sources from a file ({source}) are not checked")
+                continue
+            kind = source.get("type")
+            where = f"{module['name']}: {kind} {source.get('url') or source.get('path')}"
+            if kind == "git":
+                if not COMMIT.match(source.get("commit", "")):
+                    problems.append(f"{where} has no full commit id")
+                if "branch" in source:
+                    problems.append(f"{where} follows a branch")
+            elif kind in ("archive", "file"):
+                if "url" in source and not SHA256.match(source.get("sha256", "")):
+                    problems.append(f"{where} has no sha256")
+                if "path" in source:
+                    problems.append(f"{where}: local files belong in the app's folder")
+            elif kind == "dir":
+                if module["name"] != "virtual-tourist" or source.get("path") != "..":
+                    problems.append(f"{where}: only the app itself may come from a folder")
+            elif kind == "shell":
+                pass  # commands only, nothing is fetched
+            else:
+                problems.append(f"{where}: source type not allowed")
+    assert not problems, "\n".join(problems)
+
+
+def test_libshumate_builds_without_optional_parts(manifest):
+    module = next(m for m in manifest["modules"] if m["name"] == "libshumate")
+    assert module["buildsystem"] == "meson"
+    # Without these the build needs protobuf-c, gi-docgen or vapigen, none of them in the SDK,
+    # or tries to download sysprof as a subproject.
+    for name, value in [("demos", "false"), ("gtk_doc", "false"), ("vapi", "false"),
+                        ("vector_renderer", "false"), ("sysprof", "disabled")]:
+        assert config_option(module, name) == value, name
+    names = [m["name"] for m in manifest["modules"]]
+    assert names.index("libshumate") < names.index("virtual-tourist")
+
+
+def test_app_module_builds_offline_with_static_swift(app_module):
+    assert app_module["buildsystem"] == "meson"
+    assert config_option(app_module, "static_swift_stdlib") == "true"
+    assert config_option(app_module, "offline") == "true"
+    # The options must exist in meson_options.txt, or meson setup fails on the builder.
+    options = (REPO / "meson_options.txt").read_text()
+    for opt in app_module["config-opts"]:
+        name = opt[2:].split("=", 1)[0]
+        assert f"option('{name}'" in options, name
+
+
+def test_every_swift_package_has_an_offline_source(app_module):
+    scratch = config_option(app_module, "swiftpm_scratch_path")
+    assert scratch, "the app module must choose the SwiftPM scratch folder"
+    git_sources = {normalized_url(s["url"]): s for s in app_module["sources"]
+                   if isinstance(s, dict) and s.get("type") == "git"}
+    urls = package_urls()
+    assert urls, "no .package(url:) found in Package.swift"
+    for url in urls:
+        source = git_sources.get(normalized_url(url))
+        assert source, f"{url} has no git source in the app module"
+        name = url.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")
+        assert source["dest"] == f"{scratch}/checkouts/{name}"
+        # SwiftPM reads tags from the checkout to match the pinned version.
+        assert source.get("disable-shallow-clone") is True
+
+
+def test_pins_agree_with_the_manifest(app_module):
+    pins = json.loads(PINS.read_text())["pins"]
+    by_url = {normalized_url(p["location"]): p for p in pins}
+    urls = {normalized_url(u) for u in package_urls()}
+    assert set(by_url) == urls, "flatpak/swiftpm-pins.json must pin exactly Package.swift's packages"
+    for source in app_module["sources"]:
+        if isinstance(source, dict) and source.get("type") == "git":
+            pin = by_url[normalized_url(source["url"])]
+            assert pin["state"]["revision"] == source["commit"]
+            assert source["tag"] in (pin["state"]["version"], "v" + pin["state"]["version"])
+    # The pins are copied to Package.resolved before the offline cache is prepared.
+    commands = " && ".join(next(s for s in app_module["sources"]
+                                if isinstance(s, dict) and s.get("type") == "shell")["commands"])
+    assert "flatpak/swiftpm-pins.json Package.resolved" in commands
+    assert "meson-helpers/swiftpm-offline-cache.py" in commands
+    assert (REPO / "meson-helpers" / "swiftpm-offline-cache.py").is_file()
+
+
+def test_pinned_versions_satisfy_package_swift():
+    """A pin below a `from:` requirement would make SwiftPM refuse the offline checkout."""
+    text = (REPO / "Package.swift").read_text()
+    pins = {normalized_url(p["location"]): p["state"]["version"]
+            for p in json.loads(PINS.read_text())["pins"]}
+    for url, minimum in re.findall(r'\.package\(\s*url:\s*"([^"]+)",\s*from:\s*"([^"]+)"', text):
+        pinned = tuple(int(x) for x in pins[normalized_url(url)].split("."))
+        wanted = tuple(int(x) for x in minimum.split("."))
+        assert pinned >= wanted and pinned[0] == wanted[0], url
