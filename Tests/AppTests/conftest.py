@@ -1,0 +1,109 @@
+"""pytest fixtures for the app tests: one X server, runtime dir and loopback service per run;
+fresh XDG folders and app processes per test. See harness.py for the pieces."""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import harness
+from harness import App, AppDirs, LoopbackService, XServer
+
+# Eiffel Tower at zoom 10: the map most tests start from.
+PARIS = {"mapLatitude": 48.8584, "mapLongitude": 2.2945, "mapZoom": 10}
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # Lets fixtures know whether the test failed, to keep a screenshot and the app log.
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture(scope="session")
+def session_dir():
+    path = Path(tempfile.mkdtemp(prefix="vt-apptests-"))
+    yield path
+    if os.environ.get("VT_KEEP_TEST_FILES") != "1":
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def runtime_dir(session_dir):
+    # Private XDG_RUNTIME_DIR: the AT-SPI bus socket and GTK's runtime files go here.
+    path = session_dir / "runtime"
+    path.mkdir(mode=0o700)
+    os.chmod(path, 0o700)
+    return path
+
+
+@pytest.fixture(scope="session")
+def xserver(session_dir, runtime_dir):
+    try:
+        harness.require_session_bus()
+    except harness.HarnessError as error:
+        pytest.fail(str(error), pytrace=False)
+    server = XServer(session_dir)
+    # libatspi in this process must find the same bus as the app: point it at our display
+    # before its first use, and give the activated bus launcher the same environment.
+    os.environ["DISPLAY"] = server.display
+    os.environ["XDG_RUNTIME_DIR"] = str(runtime_dir)
+    os.environ.pop("WAYLAND_DISPLAY", None)
+    harness.update_activation_environment({"DISPLAY": server.display,
+                                           "XDG_RUNTIME_DIR": str(runtime_dir)})
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def loopback_session(session_dir):
+    service = LoopbackService(session_dir)
+    yield service
+    service.stop()
+
+
+@pytest.fixture
+def loopback(loopback_session):
+    # Each test sees an empty request log and no leftover faults or latency.
+    loopback_session.control("reset")
+    loopback_session.control("clear")
+    return loopback_session
+
+
+@pytest.fixture
+def dirs(tmp_path):
+    return AppDirs(tmp_path / "home")
+
+
+@pytest.fixture
+def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path):
+    """launch(**env) -> a started App; every app is stopped (or killed) after the test."""
+    apps: list[App] = []
+
+    def start(wait: bool = True, env: dict[str, str] | None = None) -> App:
+        app = App(xserver, dirs, runtime_dir, tmp_path / "app.log", {**loopback.env(), **(env or {})})
+        apps.append(app)
+        return app.start(wait=wait)
+
+    yield start
+
+    failed = any(getattr(request.node, f"report_{when}", None) is not None
+                 and getattr(request.node, f"report_{when}").failed for when in ("setup", "call"))
+    if failed and any(app.running for app in apps):
+        shot = xserver.screenshot(tmp_path / "failure.png")
+        print(f"\nscreenshot at failure: {shot}")
+    for app in apps:
+        app.kill()
+    if failed and apps:
+        print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
+
+
+@pytest.fixture
+def paris(dirs):
+    """Settings for a returning user looking at Paris, so no introduction card covers the map."""
+    dirs.write_settings(seenIntroduction=True, **PARIS)
+    return dict(PARIS)

@@ -1,0 +1,603 @@
+"""Drives the real Virtual Tourist binary on a private X server through AT-SPI and xdotool.
+
+Reusable building blocks (the pytest fixtures in conftest.py wire them together):
+
+* `XServer`        – Xvfb on a display number it picks itself (-displayfd), 1280x800x24.
+* `LoopbackService` – Tests/Support/loopback_service.py on a free port, with its /_control API.
+* `AppDirs`        – fresh XDG_DATA_HOME / XDG_CACHE_HOME / XDG_CONFIG_HOME, DB and settings access.
+* `App`            – one process of the app: start, find accessibles, click, type, screenshot, stop.
+
+Everything runs inside ONE D-Bus session (dbus-run-session around pytest): the app registers
+with the AT-SPI registry on that bus and this process reads the tree from it.
+
+GTK 4.8 quirks handled here (see platform notes):
+* Extents are relative to the window's content, whatever coordinate type is asked for (SCREEN
+  also logs a warning per call), so `App.screen_rect` adds the X window's origin plus the
+  client-side-decoration margin (half the difference between X window and frame size).
+* Extents of a button are its content box (no padding, no margin).
+* An AT-SPI `click` action fires ~250 ms after do_action returns: always poll for the effect.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, TypeVar
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi, Gio, GLib  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+SERVICE = REPO / "Tests" / "Support" / "loopback_service.py"
+APP_NAME = "virtual-tourist"       # the prgname, which is the application's AT-SPI name
+WINDOW_TITLE = "Virtual Tourist"
+SCREEN = (1280, 800)
+TILE_SIZE = 256
+
+T = TypeVar("T")
+
+
+class HarnessError(AssertionError):
+    """A precondition of the test environment failed (not the app's behaviour)."""
+
+
+def app_binary() -> Path:
+    path = Path(os.environ.get("VT_APP") or ".build/debug/virtual-tourist")
+    return path if path.is_absolute() else REPO / path
+
+
+def wait_for(predicate: Callable[[], T], timeout: float = 10.0, interval: float = 0.1,
+             message: str | Callable[[], str] = "condition") -> T:
+    """Polls until `predicate` returns something truthy and returns it; fails after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() >= deadline:
+            text = message() if callable(message) else message
+            raise AssertionError(f"timed out after {timeout:.1f} s waiting for {text}")
+        time.sleep(interval)
+
+
+def require_session_bus() -> None:
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        raise HarnessError(
+            "DBUS_SESSION_BUS_ADDRESS is not set: the app tests need one D-Bus session shared by "
+            "the app and the test (AT-SPI lives on it). Run them as\n"
+            "    dbus-run-session -- /usr/bin/python3 -m pytest -p no:cacheprovider Tests/AppTests\n"
+            "or simply ./meson-helpers/dev test")
+
+
+def update_activation_environment(values: dict[str, str]) -> None:
+    """The AT-SPI bus launcher is started by D-Bus activation and inherits the bus daemon's
+    environment, not ours: give it our display and private runtime directory."""
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                  "UpdateActivationEnvironment", GLib.Variant("(a{ss})", (values,)),
+                  None, Gio.DBusCallFlags.NONE, 5000, None)
+
+
+# ---------------------------------------------------------------- X server
+
+class XServer:
+    def __init__(self, workdir: Path) -> None:
+        for tool in ("Xvfb", "xprop", "xdotool", "import"):
+            if not shutil.which(tool):
+                raise HarnessError(f"{tool} is missing (./meson-helpers/dev test installs it)")
+        read_fd, write_fd = os.pipe()
+        self.log = open(workdir / "xvfb.log", "wb")
+        # -displayfd: Xvfb picks a free display number itself and reports it once it accepts
+        # clients, so parallel runs never collide. -noreset: the server must survive the last
+        # client disconnecting between tests.
+        self.proc = subprocess.Popen(
+            ["Xvfb", "-displayfd", str(write_fd), "-noreset", "-nolisten", "tcp",
+             "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24"],
+            pass_fds=(write_fd,), stdout=self.log, stderr=subprocess.STDOUT)
+        os.close(write_fd)
+        number = b""
+        with os.fdopen(read_fd, "rb") as pipe:
+            while not number.endswith(b"\n"):
+                chunk = pipe.read(1)
+                if not chunk:
+                    break
+                number += chunk
+        if not number.strip():
+            self.proc.kill()
+            raise HarnessError(f"Xvfb did not start; see {workdir / 'xvfb.log'}")
+        self.display = f":{int(number)}"
+        # A stale AT_SPI_BUS property would win over the session bus and split app and test.
+        subprocess.run(["xprop", "-display", self.display, "-root", "-remove", "AT_SPI_BUS"], check=True)
+
+    def env(self) -> dict[str, str]:
+        return {"DISPLAY": self.display}
+
+    def run(self, *args: str, check: bool = True) -> str:
+        result = subprocess.run(list(args), env={**os.environ, "DISPLAY": self.display},
+                                capture_output=True, text=True, timeout=30)
+        if check and result.returncode != 0:
+            raise AssertionError(f"{' '.join(args)} failed: {result.stderr.strip()}")
+        return result.stdout
+
+    def xdotool(self, *args: str) -> str:
+        return self.run("xdotool", *args)
+
+    def screenshot(self, path: Path) -> Path:
+        self.run("import", "-window", "root", str(path))
+        return path
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+
+
+# ---------------------------------------------------------------- loopback service
+
+class LoopbackService:
+    def __init__(self, workdir: Path, name: str = "loopback") -> None:
+        self.log = open(workdir / f"{name}.log", "w")
+        self.proc = subprocess.Popen([sys.executable, str(SERVICE), "--port", "0"],
+                                     stdout=subprocess.PIPE, stderr=self.log, text=True)
+        line = self.proc.stdout.readline().strip()
+        if not line.startswith("READY "):
+            self.proc.kill()
+            raise HarnessError(f"loopback service did not start: {line!r}")
+        self.base = line.split()[1]
+
+    @property
+    def tile_url(self) -> str:
+        return f"{self.base}/tiles/{{z}}/{{x}}/{{y}}.png"
+
+    def env(self) -> dict[str, str]:
+        return {"VT_TILE_URL": self.tile_url,
+                "VT_FLICKR_URL": f"{self.base}/flickr/services/rest/",
+                "VT_COMMONS_URL": f"{self.base}/commons/w/api.php"}
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.base + path, timeout=10) as response:
+            return response.read()
+
+    def control(self, name: str, **params) -> dict:
+        query = "&".join(f"{k}={v}" for k, v in params.items())
+        return json.loads(self.get(f"/_control/{name}" + (f"?{query}" if query else "")))
+
+    def requests(self, target: str | None = None) -> list[dict]:
+        entries = self.control("stats")["requests"]
+        return [e for e in entries if target is None or e["target"] == target]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.proc.stdout.close()
+        self.log.close()
+
+
+# ---------------------------------------------------------------- files of one test
+
+class AppDirs:
+    """The XDG directories of one test, and readers for what the app keeps in them."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data_home = root / "data"
+        self.cache_home = root / "cache"
+        self.config_home = root / "config"
+        for path in (self.data_home, self.cache_home, self.config_home):
+            path.mkdir(parents=True, exist_ok=True)
+        self.data_dir = self.data_home / APP_NAME
+        self.database = self.data_dir / "tourist.sqlite"
+        self.settings_path = self.config_home / APP_NAME / "settings.json"
+
+    def env(self) -> dict[str, str]:
+        return {"XDG_DATA_HOME": str(self.data_home), "XDG_CACHE_HOME": str(self.cache_home),
+                "XDG_CONFIG_HOME": str(self.config_home)}
+
+    def write_settings(self, **values) -> None:
+        self.settings_path.parent.mkdir(parents=True, exist_ok=True)
+        self.settings_path.write_text(json.dumps(values))
+
+    def settings(self) -> dict:
+        return json.loads(self.settings_path.read_text())
+
+    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
+        if not self.database.exists():
+            return []
+        # Read-only and short-lived, so the app's own writes are never blocked for long.
+        connection = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=5)
+        try:
+            return connection.execute(sql, params).fetchall()
+        finally:
+            connection.close()
+
+    def pins(self) -> list[tuple[int, float, float]]:
+        return self.query("SELECT id, latitude, longitude FROM pin ORDER BY id")
+
+
+# ---------------------------------------------------------------- Web Mercator
+
+def world_pixel(latitude: float, longitude: float, zoom: float) -> tuple[float, float]:
+    """Position in the zoom level's world bitmap (256-px tiles), as libshumate computes it."""
+    size = TILE_SIZE * 2 ** zoom
+    x = (longitude + 180.0) / 360.0 * size
+    y = (1.0 - math.asinh(math.tan(math.radians(latitude))) / math.pi) / 2.0 * size
+    return x, y
+
+
+def world_location(x: float, y: float, zoom: float) -> tuple[float, float]:
+    size = TILE_SIZE * 2 ** zoom
+    longitude = x / size * 360.0 - 180.0
+    latitude = math.degrees(math.atan(math.sinh(math.pi * (1.0 - 2.0 * y / size))))
+    return latitude, longitude
+
+
+# ---------------------------------------------------------------- AT-SPI helpers
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return self.x + self.width / 2.0, self.y + self.height / 2.0
+
+    @property
+    def bottom_center(self) -> tuple[float, float]:
+        return self.x + self.width / 2.0, self.y + self.height
+
+    def contains(self, x: float, y: float) -> bool:
+        return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
+
+
+def pump_events() -> None:
+    """Lets libatspi handle queued D-Bus messages (cache updates) in this process."""
+    context = GLib.MainContext.default()
+    while context.iteration(False):
+        pass
+
+
+def safe(call: Callable[[], T], default: T) -> T:
+    """Accessibles vanish while we look at them; treat that as 'not there'."""
+    try:
+        return call()
+    except GLib.Error:
+        return default
+
+
+def walk(node) -> Iterator:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        count = safe(current.get_child_count, 0)
+        children = [safe(lambda i=i: current.get_child_at_index(i), None) for i in range(count)]
+        stack.extend(child for child in reversed(children) if child is not None)
+
+
+def role_name(node) -> str:
+    return safe(node.get_role_name, "")
+
+
+def name_of(node) -> str:
+    return safe(node.get_name, "") or ""
+
+
+def has_state(node, state: Atspi.StateType) -> bool:
+    states = safe(node.get_state_set, None)
+    return bool(states and states.contains(state))
+
+
+def is_showing(node) -> bool:
+    """On screen: GTK 4.8 never sets SHOWING below a window, drops hidden widgets from the tree
+    and leaves a collapsed revealer's child VISIBLE at 0x0, so visible + non-empty extents it is."""
+    if not has_state(node, Atspi.StateType.VISIBLE):
+        return False
+    ext = safe(lambda: node.get_extents(Atspi.CoordType.WINDOW), None)
+    return ext is not None and ext.width > 0 and ext.height > 0
+
+
+def action_names(node) -> list[str]:
+    count = safe(lambda: Atspi.Action.get_n_actions(node), 0)
+    return [safe(lambda i=i: Atspi.Action.get_action_name(node, i), "") for i in range(count)]
+
+
+def describe(node, depth: int = 0) -> str:
+    """The subtree as text, for failure messages."""
+    lines = []
+    def visit(current, level):
+        ext = safe(lambda: current.get_extents(Atspi.CoordType.WINDOW), None)
+        box = f"({ext.x},{ext.y} {ext.width}x{ext.height})" if ext else ""
+        lines.append("  " * level + f"{role_name(current)} {name_of(current)!r} {box}"
+                     + ("" if is_showing(current) else " [hidden]"))
+        for i in range(safe(current.get_child_count, 0)):
+            child = safe(lambda: current.get_child_at_index(i), None)
+            if child is not None:
+                visit(child, level + 1)
+    visit(node, depth)
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- the app
+
+class App:
+    """One run of the app binary with the given directories, display and service."""
+
+    def __init__(self, x: XServer, dirs: AppDirs, runtime_dir: Path, log_path: Path,
+                 extra_env: dict[str, str] | None = None) -> None:
+        self.x = x
+        self.dirs = dirs
+        self.runtime_dir = runtime_dir
+        self.log_path = log_path
+        self.extra_env = extra_env or {}
+        self.proc: subprocess.Popen | None = None
+        self._log = None
+        self._root = None
+        self._origin: tuple[float, float] | None = None
+
+    # ---- life cycle
+
+    def start(self, wait: bool = True) -> "App":
+        binary = app_binary()
+        if not binary.exists():
+            raise HarnessError(f"app binary {binary} not found: build it (swift build) or set VT_APP")
+        env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "NO_AT_BRIDGE")}
+        env.update(self.x.env())
+        env.update(self.dirs.env())
+        env.update({
+            "XDG_RUNTIME_DIR": str(self.runtime_dir),
+            "GDK_BACKEND": "x11",
+            "GSK_RENDERER": "cairo",            # Xvfb has no GL worth using
+            "GSETTINGS_BACKEND": "memory",      # no dconf writes outside the test's folders
+            "GTK_A11Y": "atspi",
+        })
+        env.update(self.extra_env)
+        self._log = open(self.log_path, "ab")
+        self._log.write(f"--- start {time.strftime('%H:%M:%S')}\n".encode())
+        self._log.flush()
+        self.proc = subprocess.Popen([str(binary)], env=env, stdout=self._log, stderr=self._log,
+                                     cwd=self.dirs.root)
+        self._root = None
+        self._origin = None
+        if wait:
+            self.wait_for_window()
+        return self
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self, timeout: float = 15.0, expect_clean: bool = True) -> int:
+        """SIGTERM (the app quits the normal way, saving state) and wait for the exit."""
+        assert self.proc is not None, "app was not started"
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError(f"app did not exit within {timeout} s of SIGTERM; killed it")
+        code = self.proc.returncode
+        self._log.close()
+        self._root = None
+        if expect_clean:
+            assert code == 0, f"app exited with {code} after SIGTERM; log:\n{self.log_tail()}"
+        return code
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        if self._log is not None and not self._log.closed:
+            self._log.close()
+
+    def log_text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def log_tail(self, lines: int = 40) -> str:
+        # GTK 4.8 logs a line per SCREEN-coordinate query; keep them out of failure messages.
+        kept = [l for l in self.log_text().splitlines()
+                if l.strip() and "Screen coordinates not supported" not in l]
+        return "\n".join(kept[-lines:])
+
+    def assert_alive(self) -> None:
+        if not self.running:
+            raise AssertionError(f"app exited with {self.proc.returncode}; log:\n{self.log_tail()}")
+
+    # ---- accessibility tree
+
+    def application(self):
+        """The app's AT-SPI application node (matched by process id, not only by name)."""
+        if self._root is not None and safe(self._root.get_child_count, -1) >= 0:
+            return self._root
+        self._root = None
+        pump_events()
+        desktop = Atspi.get_desktop(0)
+        for i in range(safe(desktop.get_child_count, 0)):
+            node = safe(lambda: desktop.get_child_at_index(i), None)
+            if node is not None and safe(node.get_process_id, -1) == self.proc.pid:
+                self._root = node
+                return node
+        return None
+
+    def refresh(self):
+        """Drops libatspi's cached children so the next walk sees the tree as it is now."""
+        pump_events()
+        root = self.application()
+        if root is not None:
+            root.clear_cache()
+        return root
+
+    def windows(self) -> list:
+        root = self.refresh()
+        if root is None:
+            return []
+        return [c for c in (safe(lambda i=i: root.get_child_at_index(i), None)
+                            for i in range(safe(root.get_child_count, 0))) if c is not None]
+
+    def main_window(self):
+        for window in self.windows():
+            if role_name(window) == "frame" and name_of(window) == WINDOW_TITLE:
+                return window
+        return None
+
+    def wait_for_window(self, timeout: float = 30.0):
+        def ready():
+            self.assert_alive()
+            window = self.main_window()
+            map_node = window and self.find(name="World map", within=window, refresh=False)
+            if map_node is None:
+                return None
+            ext = safe(lambda: map_node.get_extents(Atspi.CoordType.WINDOW), None)
+            return window if ext is not None and ext.width > 0 and ext.height > 0 else None
+        window = wait_for(ready, timeout, 0.1, "the main window with its map in the AT-SPI tree")
+        wait_for(self._x_window, timeout, 0.1, "the app's X window to be mapped")
+        return window
+
+    def find_all(self, role: str | None = None, name: str | None = None, name_re: str | None = None,
+                 showing: bool | None = None, within=None, refresh: bool = True) -> list:
+        """Accessibles by role name ("push button", "label", ...), exact name or name regex."""
+        if refresh:
+            self.refresh()
+        roots = [within] if within is not None else self.windows()
+        pattern = re.compile(name_re) if name_re else None
+        found = []
+        for top in roots:
+            for node in walk(top):
+                if role is not None and role_name(node) != role:
+                    continue
+                text = name_of(node)
+                if name is not None and text != name:
+                    continue
+                if pattern is not None and not pattern.search(text):
+                    continue
+                if showing is not None and is_showing(node) != showing:
+                    continue
+                found.append(node)
+        return found
+
+    def find(self, **criteria):
+        nodes = self.find_all(**criteria)
+        return nodes[0] if nodes else None
+
+    def wait_find(self, timeout: float = 10.0, **criteria):
+        return wait_for(lambda: self.find(**criteria), timeout,
+                        message=lambda: f"accessible {criteria}; tree:\n{self.tree_text()}")
+
+    def wait_gone(self, timeout: float = 10.0, **criteria) -> None:
+        wait_for(lambda: not self.find(**criteria), timeout,
+                 message=lambda: f"accessible {criteria} to disappear; tree:\n{self.tree_text()}")
+
+    def tree_text(self) -> str:
+        return "\n".join(describe(window) for window in self.windows())
+
+    def focused(self) -> list[str]:
+        """'role name' of every accessible that has keyboard focus, for failure messages."""
+        return [f"{role_name(n)} {name_of(n)!r}" for n in self.find_all()
+                if has_state(n, Atspi.StateType.FOCUSED)]
+
+    def do_action(self, node, action: str = "click") -> None:
+        names = action_names(node)
+        assert action in names, f"{role_name(node)} {name_of(node)!r} has no {action!r} action: {names}"
+        assert Atspi.Action.do_action(node, names.index(action)), f"{action} on {name_of(node)!r} failed"
+
+    def click(self, node) -> None:
+        """Presses a control the way assistive technology does (its AT-SPI click action)."""
+        self.do_action(node, "click")
+
+    # ---- geometry and the pointer
+
+    def _x_window(self):
+        # Without a window manager the app's toplevel is the only mapped window with our title.
+        out = self.x.run("xdotool", "search", "--onlyvisible", "--name", f"^{WINDOW_TITLE}$", check=False)
+        for wid in out.split():
+            geometry = self.x.run("xdotool", "getwindowgeometry", "--shell", wid, check=False)
+            values = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
+            if int(values.get("WIDTH", 0)) > 1:
+                return {k: int(values[k]) for k in ("WINDOW", "X", "Y", "WIDTH", "HEIGHT")}
+        return None
+
+    def origin(self) -> tuple[float, float]:
+        """Screen position of the window content that AT-SPI extents are relative to."""
+        if self._origin is None:
+            geometry = wait_for(self._x_window, 10, message="the app's X window")
+            frame = self.main_window()
+            ext = frame.get_extents(Atspi.CoordType.WINDOW)
+            # The X window includes the client-side decoration's margin on every side.
+            self._origin = (geometry["X"] + (geometry["WIDTH"] - ext.width) / 2.0,
+                            geometry["Y"] + (geometry["HEIGHT"] - ext.height) / 2.0)
+        return self._origin
+
+    def screen_rect(self, node) -> Rect:
+        ext = node.get_extents(Atspi.CoordType.WINDOW)
+        ox, oy = self.origin()
+        return Rect(ox + ext.x, oy + ext.y, ext.width, ext.height)
+
+    def map_rect(self) -> Rect:
+        node = self.find(name="World map")
+        assert node is not None, f"no 'World map' accessible; tree:\n{self.tree_text()}"
+        return self.screen_rect(node)
+
+    def long_press(self, x: float, y: float, hold: float = 1.0) -> None:
+        x, y = round(x), round(y)
+        self.x.xdotool("mousemove", "--sync", str(x), str(y))
+        self.x.xdotool("mousedown", "1")
+        time.sleep(hold)
+        self.x.xdotool("mouseup", "1")
+
+    def click_at(self, x: float, y: float, button: int = 1) -> None:
+        self.x.xdotool("mousemove", "--sync", str(round(x)), str(round(y)))
+        self.x.xdotool("click", str(button))
+
+    def key(self, combo: str) -> None:
+        """A real key press into the main window (pointer parked on its title so focus is there)."""
+        title = self.find(role="label", name=WINDOW_TITLE)
+        if title is not None:
+            cx, cy = self.screen_rect(title).center
+            self.x.xdotool("mousemove", "--sync", str(round(cx)), str(round(cy)))
+        geometry = self._x_window()
+        if geometry:
+            # No window manager gives focus, so take it explicitly.
+            self.x.run("xdotool", "windowfocus", "--sync", str(geometry["WINDOW"]), check=False)
+        self.x.xdotool("key", "--clearmodifiers", combo)
+
+    def screenshot(self, path: Path) -> Path:
+        return self.x.screenshot(path)
+
+    # ---- pins on screen
+
+    PIN_NAME = re.compile(r"^Pin at (-?\d+\.\d{4}), (-?\d+\.\d{4})$")
+
+    def pin_buttons(self) -> list[tuple[object, float, float]]:
+        """(node, latitude, longitude) of every pin button, parsed from its accessible name."""
+        result = []
+        for node in self.find_all(role="push button", name_re=r"^Pin at "):
+            match = self.PIN_NAME.match(name_of(node))
+            assert match, f"pin button named {name_of(node)!r}"
+            result.append((node, float(match.group(1)), float(match.group(2))))
+        return result
