@@ -65,12 +65,24 @@ def prepare(scratch: Path, pin: dict) -> None:
         raise SystemExit(f"{checkout} is at {head}, but Package.resolved pins {revision}")
 
     repository = scratch / "repositories" / repository_folder(location)
+    staging = repository.with_name(repository.name + ".new")
+    if staging.exists():
+        shutil.rmtree(staging)
+    staging.parent.mkdir(parents=True, exist_ok=True)
+    # A copy of the checkout's .git (as the spm generator does) rather than a clone: it keeps
+    # every object, even a pinned commit that no branch or tag of the checkout reaches.
+    shutil.copytree(checkout / ".git", staging, symlinks=True)
+    git("config", "core.bare", "true", cwd=staging)
+    # SwiftPM clones checkouts with --shared from this cache, so a checkout's objects may live in
+    # the very folder being replaced: repack first so the copy owns all its objects.
+    git("repack", "-a", "-d", "-q", cwd=staging)
+    (staging / "objects" / "info" / "alternates").unlink(missing_ok=True)
+    # SwiftPM refuses (and refetches) a cached repository whose origin is not the package URL.
+    git("config", "remote.origin.url", location, cwd=staging)
     if repository.exists():
         shutil.rmtree(repository)
-    repository.parent.mkdir(parents=True, exist_ok=True)
-    git("clone", "--quiet", "--mirror", str(checkout), str(repository))
-    # SwiftPM refuses (and refetches) a cached repository whose origin is not the package URL.
-    git("config", "remote.origin.url", location, cwd=repository)
+    staging.rename(repository)
+    git("cat-file", "-e", f"{revision}^{{commit}}", cwd=repository)
 
     # Only tags on the pinned commit survive; resolution then has exactly one candidate.
     kept = False
