@@ -20,8 +20,9 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/vt-window-test.XXXXXX")
 xvfb_pid='' app_pid=''
 cleanup() {
-    [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
-    [ -n "$xvfb_pid" ] && kill "$xvfb_pid" 2>/dev/null || true
+    for pid in $app_pid $xvfb_pid; do
+        kill "$pid" 2>/dev/null || true
+    done
     wait 2>/dev/null || true
     rm -rf "$tmp"
 }
