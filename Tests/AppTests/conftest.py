@@ -43,10 +43,13 @@ def runtime_dir(session_dir):
 
 @pytest.fixture(scope="session")
 def xserver(session_dir, runtime_dir):
+    problem = None
     try:
         harness.require_session_bus()
     except harness.HarnessError as error:
-        pytest.fail(str(error), pytrace=False)
+        problem = str(error)
+    if problem:   # outside the except block, so pytest shows just the message
+        pytest.fail(problem, pytrace=False)
     server = XServer(session_dir)
     # libatspi in this process must find the same bus as the app: point it at our display
     # before its first use, and give the activated bus launcher the same environment.

@@ -28,9 +28,9 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
@@ -323,7 +323,10 @@ def is_showing(node) -> bool:
 
 def action_names(node) -> list[str]:
     count = safe(lambda: Atspi.Action.get_n_actions(node), 0)
-    return [safe(lambda i=i: Atspi.Action.get_action_name(node, i), "") for i in range(count)]
+    # Marked deprecated, yet at-spi2-core 2.46 has no replacement in its typelib.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return [safe(lambda i=i: Atspi.Action.get_action_name(node, i), "") for i in range(count)]
 
 
 def describe(node, depth: int = 0) -> str:
