@@ -1,0 +1,287 @@
+"""The map window (issue "Foundation"): pins, persistence, tiles, edit mode, recovery,
+accessibility and the first-launch card, checked on the real binary."""
+from __future__ import annotations
+
+import io
+import math
+import time
+from collections import Counter
+
+import pytest
+from PIL import Image
+
+from harness import App, name_of, world_location, world_pixel, wait_for, is_showing
+
+# Where the long-press tests press, relative to the map's centre: off-centre on both axes so
+# a wrong zoom, a swapped axis or a centre shift would all move the pin.
+OFFSET = (150, -100)
+
+
+def pixel_distance(a: tuple[float, float], b: tuple[float, float], zoom: float) -> float:
+    """Distance between two locations in screen pixels at `zoom`."""
+    ax, ay = world_pixel(*a, zoom)
+    bx, by = world_pixel(*b, zoom)
+    return math.hypot(ax - bx, ay - by)
+
+
+def expected_location(app: App, point: tuple[float, float], centre: tuple[float, float],
+                      zoom: float) -> tuple[float, float]:
+    """Web Mercator location under screen `point` when the map shows `centre` at `zoom`."""
+    map_x, map_y = app.map_rect().center
+    cx, cy = world_pixel(*centre, zoom)
+    return world_location(cx + point[0] - map_x, cy + point[1] - map_y, zoom)
+
+
+def press_and_hold_pin(app: App, dirs, settings: dict):
+    """Long-presses at OFFSET from the map's centre; returns (pressed point, new row)."""
+    map_x, map_y = app.map_rect().center
+    point = (round(map_x + OFFSET[0]), round(map_y + OFFSET[1]))
+    assert dirs.pins() == []
+    app.long_press(*point)
+    rows = wait_for(dirs.pins, 5, message="a pin row after press and hold")
+    time.sleep(0.5)   # a second row (e.g. from a repeated gesture) would show up by now
+    rows = dirs.pins()
+    assert len(rows) == 1, f"press and hold made {len(rows)} rows: {rows}"
+    expected = expected_location(app, point, (settings["mapLatitude"], settings["mapLongitude"]),
+                                 settings["mapZoom"])
+    return point, rows[0], expected
+
+
+# ---------------------------------------------------------------- a, b
+
+def test_press_and_hold_drops_pin_at_pressed_point(launch, dirs, paris):
+    app = launch()
+    point, (_, lat, lon), expected = press_and_hold_pin(app, dirs, paris)
+    error = pixel_distance((lat, lon), expected, paris["mapZoom"])
+    assert error <= 1.5, (f"pin at {lat:.6f}, {lon:.6f} but the pressed pixel {point} is "
+                          f"{expected[0]:.6f}, {expected[1]:.6f} ({error:.2f} px off)")
+    # The pin also appears at once, named after its place.
+    app.wait_find(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}", timeout=5)
+
+
+def test_pin_and_viewport_survive_restart(launch, dirs, paris):
+    app = launch()
+    point, (_, lat, lon), _ = press_and_hold_pin(app, dirs, paris)
+    app.stop()
+
+    app = launch()
+    # The pin is there again, and its tip is on the pressed pixel: proves the saved centre and
+    # zoom came back, not only the row.
+    def pin_showing():
+        pins = app.pin_buttons()
+        return pins if pins and is_showing(pins[0][0]) else None
+    pins = wait_for(pin_showing, 10, message=lambda: f"the pin after restart; tree:\n{app.tree_text()}")
+    assert len(pins) == 1, [name_of(p[0]) for p in pins]
+    node, name_lat, name_lon = pins[0]
+    assert abs(name_lat - lat) <= 0.00006 and abs(name_lon - lon) <= 0.00006, (name_of(node), lat, lon)
+    tip = app.screen_rect(node).bottom_center
+    assert math.hypot(tip[0] - point[0], tip[1] - point[1]) <= 4, f"pin tip at {tip}, pressed {point}"
+    app.stop()
+
+    saved = dirs.settings()
+    assert saved["mapLatitude"] == pytest.approx(paris["mapLatitude"], abs=1e-6)
+    assert saved["mapLongitude"] == pytest.approx(paris["mapLongitude"], abs=1e-6)
+    assert saved["mapZoom"] == pytest.approx(paris["mapZoom"], abs=0.01)
+    assert [row[1:] for row in dirs.pins()] == [(lat, lon)]
+
+
+# ---------------------------------------------------------------- c
+
+def tile_palette(loopback) -> list[tuple[int, int, int]]:
+    """The loopback tiles' two main colours (sea and land), read from a tile it serves."""
+    tile = Image.open(io.BytesIO(loopback.get("/tiles/10/518/352.png"))).convert("RGB")
+    return [colour for colour, _ in Counter(tile.getdata()).most_common(2)]
+
+
+def near(a, b, tolerance: int = 6) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
+
+
+def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopback, tmp_path):
+    palette = tile_palette(loopback)
+    loopback.control("reset")   # keep our own fetch out of the request log
+    app = launch()
+    rect = app.map_rect()
+    box = (int(rect.x) + 1, int(rect.y) + 1, int(rect.x + rect.width) - 1, int(rect.y + rect.height) - 1)
+
+    def map_pixels():
+        shot = Image.open(app.screenshot(tmp_path / "map.png")).convert("RGB").crop(box)
+        counts = Counter(shot.getdata())
+        total = sum(counts.values())
+        tiled = sum(n for colour, n in counts.items() if any(near(colour, p) for p in palette))
+        # Both sea and land visible, tile colours cover most of the map, and not uniform.
+        ok = (len(counts) >= 10 and tiled >= 0.5 * total
+              and all(any(near(colour, p) for colour in counts) for p in palette))
+        return (counts, tiled, total) if ok else None
+
+    try:
+        counts, tiled, total = wait_for(map_pixels, 15, 0.5, "tiles drawn on the map")
+    except AssertionError:
+        shot = Image.open(tmp_path / "map.png").convert("RGB").crop(box)
+        top = Counter(shot.getdata()).most_common(5)
+        raise AssertionError(f"map area never showed the tile colours {palette}; most common: {top}")
+    assert len(counts) >= 10 and tiled < total   # not a flat fill
+
+    tiles = loopback.requests("tile")
+    assert tiles, "no tile requests reached the loopback service"
+    agents = {entry["user_agent"] for entry in tiles}
+    assert all(agent.startswith("VirtualTourist/") for agent in agents), agents
+    # Only tiles of the restored zoom level around Paris are needed for the first frame.
+    assert any(entry["path"].startswith("/tiles/10/") for entry in tiles), [e["path"] for e in tiles][:10]
+
+
+# ---------------------------------------------------------------- d
+
+def test_ctrl_d_drops_pin_at_centre(launch, dirs, paris):
+    app = launch()
+    app.key("ctrl+d")
+    rows = wait_for(dirs.pins, 5, message="a pin row after Ctrl+D")
+    assert len(rows) == 1, rows
+    _, lat, lon = rows[0]
+    assert lat == pytest.approx(paris["mapLatitude"], abs=1e-6)
+    assert lon == pytest.approx(paris["mapLongitude"], abs=1e-6)
+    app.wait_find(role="push button", name="Pin at 48.8584, 2.2945", timeout=5)
+
+
+def test_context_menu_drops_pin_where_clicked(launch, dirs, paris):
+    app = launch()
+    map_x, map_y = app.map_rect().center
+    point = (round(map_x - 120), round(map_y + 80))
+    app.click_at(*point, button=3)
+    button = app.wait_find(role="push button", name="Drop Pin Here", timeout=5)
+    assert dirs.pins() == []   # the menu alone must not drop anything
+    app.click(button)
+    rows = wait_for(dirs.pins, 5, message="a pin row after 'Drop Pin Here'")
+    assert len(rows) == 1, rows
+    expected = expected_location(app, point, (paris["mapLatitude"], paris["mapLongitude"]), paris["mapZoom"])
+    assert pixel_distance(rows[0][1:], expected, paris["mapZoom"]) <= 1.5, (rows[0], expected)
+    app.wait_gone(role="push button", name="Drop Pin Here", showing=True, timeout=5)
+
+
+# ---------------------------------------------------------------- e
+
+def test_edit_mode_deletes_with_undo(launch, dirs, paris):
+    app = launch()
+    app.key("ctrl+d")
+    pin_id, lat, lon = wait_for(dirs.pins, 5, message="a pin to delete")[0]
+    pin_name = f"Pin at {lat:.4f}, {lon:.4f}"
+    pin = app.wait_find(role="push button", name=pin_name, showing=True)
+
+    app.click(app.wait_find(role="push button", name="Edit"))
+    app.wait_find(role="push button", name="Done", timeout=5)
+    app.wait_find(role="label", name="Tap Pins to Delete", showing=True, timeout=5)
+
+    # A real pointer click on the pin's icon.
+    app.click_at(*app.screen_rect(pin).center)
+    app.wait_gone(role="push button", name=pin_name, showing=True, timeout=5)
+    app.wait_find(name="Pin deleted", showing=True, timeout=5)
+    assert [r[0] for r in dirs.pins()] == [pin_id], "row deleted before the toast went away"
+
+    # libadwaita 1.2 names the toast's button "_Undo Undo" (mnemonic and label).
+    app.click(app.wait_find(role="push button", name_re=r"Undo$", showing=True, timeout=5))
+    app.wait_find(role="push button", name=pin_name, showing=True, timeout=5)
+    app.wait_gone(name="Pin deleted", showing=True, timeout=10)
+    assert [r[0] for r in dirs.pins()] == [pin_id], "Undo did not keep the row"
+
+    # Delete for good: still in edit mode, click again and let the toast time out (~5 s).
+    pin = app.wait_find(role="push button", name=pin_name, showing=True)
+    app.click_at(*app.screen_rect(pin).center)
+    app.wait_find(name="Pin deleted", showing=True, timeout=5)
+    app.x.xdotool("mousemove", "--sync", "1270", "790")   # off the window: nothing hovers the toast
+    # libadwaita pauses a toast's timeout while the pointer is on it or focus is inside it.
+    wait_for(lambda: not app.find(name="Pin deleted", showing=True), 15,
+             message=lambda: f"the 'Pin deleted' toast to time out; keyboard focus: {app.focused()}")
+    wait_for(lambda: dirs.pins() == [], 5, message="the row to be deleted after the toast")
+    app.stop()
+    assert dirs.pins() == []
+
+
+def test_pending_deletion_is_committed_on_quit(launch, dirs, paris):
+    app = launch()
+    app.key("ctrl+d")
+    _, lat, lon = wait_for(dirs.pins, 5, message="a pin to delete")[0]
+    pin = app.wait_find(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True)
+    app.click(app.wait_find(role="push button", name="Edit"))
+    app.wait_find(role="push button", name="Done", timeout=5)
+    app.click(pin)
+    app.wait_find(name="Pin deleted", showing=True, timeout=5)
+    assert len(dirs.pins()) == 1
+    app.stop()
+    assert dirs.pins() == []
+
+
+# ---------------------------------------------------------------- f
+
+def test_corrupt_database_is_moved_aside(launch, dirs, paris):
+    garbage = b"this is not an SQLite database\x00\xff" * 200
+    dirs.data_dir.mkdir(parents=True)
+    dirs.database.write_bytes(garbage)
+
+    app = launch()
+    dialog = app.wait_find(role="dialog", name="Saved Data Problem", timeout=10)
+    app.wait_find(role="label", name="Saved Data Problem", within=dialog)
+    aside = list(dirs.data_dir.glob("tourist.sqlite.corrupt-*"))
+    assert len(aside) == 1, list(dirs.data_dir.iterdir())
+    assert aside[0].read_bytes() == garbage
+    # The message tells where the damaged file went.
+    assert app.find(role="label", name_re=aside[0].name, within=dialog) is not None, app.tree_text()
+
+    # Close the dialog (GTK 4.8 names its button "_Close Close"), then the fresh database takes pins.
+    app.click(app.wait_find(role="push button", name_re=r"Close$", showing=True, within=dialog))
+    app.wait_gone(role="dialog", name="Saved Data Problem", timeout=5)
+    app.key("ctrl+d")
+    rows = wait_for(dirs.pins, 5, message="a pin row in the fresh database")
+    assert len(rows) == 1
+    app.stop()
+    assert len(dirs.pins()) == 1
+
+
+# ---------------------------------------------------------------- g
+
+def test_starts_without_tile_server(launch, dirs, paris, session_dir):
+    from harness import LoopbackService
+    dead = LoopbackService(session_dir, "dead-tiles")
+    dead_url = dead.tile_url
+    dead.stop()   # nothing listens on its port any more
+
+    app = launch(env={"VT_TILE_URL": dead_url})
+    time.sleep(2)   # failed tile loads happen now
+    app.assert_alive()
+    map_x, map_y = app.map_rect().center
+    app.long_press(map_x + OFFSET[0], map_y + OFFSET[1])
+    rows = wait_for(dirs.pins, 5, message="a pin row without tiles")
+    assert len(rows) == 1
+    app.assert_alive()
+    app.stop()
+
+
+# ---------------------------------------------------------------- h
+
+def test_every_button_has_a_name(launch, dirs, paris):
+    app = launch()
+    app.key("ctrl+d")
+    app.wait_find(role="push button", name_re=r"^Pin at ", timeout=5)
+    window = app.main_window()
+    buttons = [n for n in app.find_all(within=window) if n.get_role_name() in ("push button", "toggle button")]
+    assert len(buttons) >= 4, app.tree_text()   # Edit, Main Menu, the pin, window controls
+    unnamed = [f"{n.get_role_name()} {name_of(n)!r} at {app.screen_rect(n)}"
+               for n in buttons if not name_of(n).strip() or name_of(n) == "GtkButton"]
+    assert not unnamed, "buttons without a useful accessible name:\n" + "\n".join(unnamed)
+
+
+# ---------------------------------------------------------------- i
+
+def test_introduction_shows_once(launch, dirs):
+    app = launch()
+    app.wait_find(name="Welcome to Virtual Tourist", showing=True, timeout=5)
+    app.click(app.wait_find(role="push button", name="Got It", showing=True))
+    app.wait_gone(name="Welcome to Virtual Tourist", showing=True, timeout=5)
+    wait_for(lambda: dirs.settings_path.exists() and dirs.settings().get("seenIntroduction") is True,
+             5, message="seenIntroduction true in settings.json")
+    app.stop()
+
+    app = launch()
+    time.sleep(1)   # the card is built with the window; give a late one the chance to show
+    assert app.find(name="Welcome to Virtual Tourist", showing=True) is None, app.tree_text()
+    assert app.find(role="push button", name="Got It", showing=True) is None
+    app.stop()
