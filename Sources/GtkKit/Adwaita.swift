@@ -149,7 +149,7 @@ public final class StatusPage: Widget {
 public enum MessageDialog {
     public static func show(parent: ApplicationWindow, heading: String, body: String) {
         let dialog = adw_message_dialog_new(parent.window, heading, body)!
-        adw_message_dialog_add_response(vt_adw_message_dialog(dialog), "close", "_Close")
+        adw_message_dialog_add_response(vt_adw_message_dialog(dialog), "close", "Close")
         gtk_window_present(vt_window(dialog))
     }
 }

@@ -39,6 +39,7 @@ public final class MapView: Widget {
         markerLayer = shumate_marker_layer_new(shumate_simple_map_get_viewport(simple))
         super.init(UnsafeMutableRawPointer(simple!))
         shumate_simple_map_add_overlay_layer(simple, vt_shumate_layer(UnsafeMutableRawPointer(markerLayer)))
+        Self.nameZoomButtons(in: widget)
         if !interactive {
             // A picture of a place, not a control: no input, no zoom buttons.
             gtk_widget_set_can_target(widget, false.g)
@@ -46,6 +47,29 @@ public final class MapView: Widget {
             shumate_simple_map_set_show_zoom_buttons(simple, false.g)
             gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
         }
+    }
+
+    /// libshumate's zoom buttons are icon-only and unnamed: screen readers would say "button".
+    private static func nameZoomButtons(in root: UnsafeMutablePointer<GtkWidget>) {
+        let names = ["zoom-in-symbolic": "Zoom In", "zoom-out-symbolic": "Zoom Out"]
+        var child = gtk_widget_get_first_child(root)
+        while let widget = child {
+            if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_button_get_type()).isTrue,
+               let icon = iconName(of: widget), let name = names[icon] {
+                vt_accessible_set_label(widget, name)
+                gtk_widget_set_tooltip_text(widget, name)
+            }
+            nameZoomButtons(in: widget)
+            child = gtk_widget_get_next_sibling(widget)
+        }
+    }
+
+    /// A button's icon, whether set as its icon-name or as a GtkImage child.
+    private static func iconName(of button: UnsafeMutablePointer<GtkWidget>) -> String? {
+        if let name = string(gtk_button_get_icon_name(vt_button(button))) { return name }
+        guard let child = gtk_button_get_child(vt_button(button)),
+              g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(child)), gtk_image_get_type()).isTrue else { return nil }
+        return string(gtk_image_get_icon_name(OpaquePointer(child)))
     }
 
     private var simple: OpaquePointer { vt_shumate_simple_map(raw) }

@@ -124,7 +124,7 @@ final class AlbumPage {
         guard let removal = loader.remove(photoID: id) else { return }
         let toast = Toast("Photo removed")
         var undone = false
-        toast.setButton("_Undo") { [loader] in
+        toast.setButton("Undo") { [loader] in
             undone = true
             loader.undo(removal)
         }

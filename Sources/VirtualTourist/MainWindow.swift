@@ -177,6 +177,9 @@ final class MainWindow {
             pinDeletion = pending
             toasts.add(pending.toast)
         }
+        // Focus would fall to the toast's Undo button, and libadwaita pauses a toast while it
+        // has focus: the deletion would wait until quit. Keep focus on the map.
+        mapPage.focusMap()
         mapPage.remove(pin)
     }
 }
@@ -194,7 +197,7 @@ final class PendingPinDeletion {
         pins = [pin]
         self.store = store
         toast = Toast("Pin deleted")
-        toast.setButton("_Undo") { [unowned self] in self.undo() }
+        toast.setButton("Undo") { [unowned self] in self.undo() }
         toast.onDismissed { [unowned self] in self.commit() }
     }
 

@@ -45,10 +45,12 @@ final class MapPage {
         let bannerLabel = Label("Tap Pins to Delete")
         bannerLabel.addCSSClass("edit-banner")
         banner = Revealer(child: bannerLabel)
-        root.append(banner)
+        // Over the map, not above it: entering edit mode must not shift the map.
+        banner.setAlign(vertical: GTK_ALIGN_START)
         editButton.onToggled { [unowned self] in self.editingChanged() }
 
         let overlay = Overlay(child: map)
+        overlay.addOverlay(banner)
         root.append(overlay)
         if !app.settings.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
@@ -82,7 +84,10 @@ final class MapPage {
         }
     }
 
-    func focusMap() { map.grabFocus() }
+    /// Puts keyboard focus on the map (or, when it takes none, the Edit button), never on a toast.
+    func focusMap() {
+        if !gtk_widget_grab_focus(map.mapWidget).isTrue && !map.grabFocus() { editButton.grabFocus() }
+    }
 
     // MARK: Pins
 

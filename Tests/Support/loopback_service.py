@@ -287,6 +287,7 @@ class Handler(BaseHTTPRequestHandler):
                  "user_agent": self.headers.get("User-Agent", ""), "status": None, "fault": None}
         self.state.record(entry)   # recorded at once so in-flight (e.g. stalled) requests show
         self._status = None
+        self._entry = entry
         try:
             if self.state.latency_ms > 0:
                 time.sleep(self.state.latency_ms / 1000)
@@ -301,10 +302,14 @@ class Handler(BaseHTTPRequestHandler):
             entry["end"] = time.monotonic()
 
     _status: int | None = None
+    _entry: dict | None = None
 
     def _start(self, status: int, content_type: str, length: int, headers: dict | None = None,
                close: bool = False) -> None:
         self._status = status
+        if self._entry is not None:
+            # Before the first byte: a client that has its answer must find the status logged.
+            self._entry["status"] = status
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(length))
