@@ -1,0 +1,730 @@
+"""The photo album (issue "Photo album"), checked on the real binary: placeholders then photos,
+New Collection, delete with Undo, offline reopening, empty and failed searches, failed photos,
+crash safety, and what the grid looks like.
+
+GTK 4.8 facts these tests rely on (seen here, not guessed):
+* The grid is AT-SPI role `table` named "Photos". Each cell is a `table cell` named
+  "GtkListItemWidget"; the cell's accessible label ("Loading photo 3 of 21", "Photo 3 of 21: Title",
+  "Photo 3 of 21 could not be downloaded; activate to try again") is on its child, a `filler` (the
+  GtkOverlay). All 21 cells are in the tree; only the first rows have non-empty extents.
+* Stack pages that are not shown keep their last allocation, so a status page that was shown once
+  still reports extents afterwards; a page never shown in this process reports 0x0.
+* The bottom bar's progress label reads "Searching…", "N of M" or "M photos".
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from PIL import Image
+from gi.repository import Atspi
+
+from harness import REPO, LoopbackService, has_state, is_showing, name_of, safe, walk, wait_for
+
+PER_ALBUM = 21   # the photosPerAlbum default
+CELL_RE = re.compile(r"^(?:Loading photo (\d+) of (\d+)"
+                     r"|Photo (\d+) of (\d+) could not be downloaded; activate to try again"
+                     r"|Photo (\d+) of (\d+): (.*))$", re.S)
+PROGRESS_RE = r"^(Searching…|\d+ of \d+|\d+ photos?)$"
+
+
+# ---------------------------------------------------------------- reading the album
+
+@dataclass
+class Cell:
+    kind: str          # "loading" | "failed" | "photo"
+    index: int         # 1-based, as the label says
+    total: int
+    title: str | None
+    node: object
+
+    @property
+    def name(self) -> str:
+        return name_of(self.node)
+
+
+def parse_cell(node) -> Cell | None:
+    match = CELL_RE.match(name_of(node))
+    if not match:
+        return None
+    g = match.groups()
+    if g[0]:
+        return Cell("loading", int(g[0]), int(g[1]), None, node)
+    if g[2]:
+        return Cell("failed", int(g[2]), int(g[3]), None, node)
+    return Cell("photo", int(g[4]), int(g[5]), g[6], node)
+
+
+class Album:
+    """The open album page of one app process, read through AT-SPI."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self._table = None
+
+    def table(self):
+        # The grid node is looked up once per page (a full tree walk costs ~0.2 s) and again when
+        # it goes stale (album closed and reopened).
+        if self._table is None or safe(self._table.get_role_name, "") != "table":
+            self._table = self.app.find(role="table", name="Photos")
+        return self._table
+
+    def cells(self) -> list[Cell]:
+        table = self.table()
+        if table is None:
+            return []
+        self.app.refresh()
+        cells = [c for c in (parse_cell(n) for n in walk(table)) if c is not None]
+        return sorted(cells, key=lambda c: c.index)
+
+    def wait_cells(self, predicate, timeout: float, what: str) -> list[Cell]:
+        seen: list[list[Cell]] = [[]]
+
+        def check():
+            seen[0] = self.cells()
+            return seen[0] if predicate(seen[0]) else None
+        return wait_for(check, timeout, 0.05,
+                        lambda: f"{what}; cells were:\n" + "\n".join(c.name for c in seen[0]))
+
+    def wait_filled(self, count: int, timeout: float = 20.0) -> list[Cell]:
+        return self.wait_cells(lambda cs: len(cs) == count and all(c.kind == "photo" for c in cs),
+                               timeout, f"{count} photos in the grid")
+
+    def new_collection(self):
+        return self.app.find(role="push button", name="New Collection")
+
+    def new_collection_sensitive(self) -> bool:
+        button = self.new_collection()
+        assert button is not None, f"no New Collection button; tree:\n{self.app.tree_text()}"
+        return has_state(button, Atspi.StateType.SENSITIVE)
+
+    def progress(self) -> str | None:
+        label = self.app.find(role="label", name_re=PROGRESS_RE)
+        return name_of(label) if label is not None else None
+
+    def status_page(self, title: str):
+        """The status page (role panel named after its title) when it is on screen."""
+        return self.app.find(role="panel", name=title, showing=True)
+
+
+def consistent(cells: list[Cell], count: int) -> bool:
+    """Labels number the cells 1…count, each saying 'of count'."""
+    return [c.index for c in cells] == list(range(1, count + 1)) and all(c.total == count for c in cells)
+
+
+# ---------------------------------------------------------------- driving the app
+
+def pointer_click(app, x: float, y: float, count: int = 1) -> None:
+    """A real click (or double-click) at screen x, y.
+
+    Not App.click_at: `xdotool mousemove --sync` to where the pointer already is blocks for 15 s
+    (the X server never reports a move), which a second click on the same cell hits. One xdotool
+    call without --sync is enough: the move and the click are ordered on its X connection."""
+    repeat = ["--repeat", str(count), "--delay", "80"] if count > 1 else []
+    app.x.xdotool("mousemove", str(round(x)), str(round(y)), "click", *repeat, "1")
+
+
+def press_key(app, combo: str) -> None:
+    # App.key parks the pointer on the window title with `mousemove --sync`; start from elsewhere
+    # so that move is never a no-op (see pointer_click).
+    app.x.xdotool("mousemove", "1", "1")
+    app.key(combo)
+
+
+def drop_pin(app, dirs) -> tuple[int, float, float]:
+    """Ctrl+D drops a pin at the map centre (and starts prefetching its album)."""
+    before = {row[0] for row in dirs.pins()}
+    press_key(app, "ctrl+d")
+    rows = wait_for(lambda: [r for r in dirs.pins() if r[0] not in before], 5, message="a new pin row")
+    pin_id, lat, lon = rows[0]
+    app.wait_find(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}", timeout=5)
+    return pin_id, lat, lon
+
+
+def open_album(app, lat: float, lon: float) -> Album:
+    name = f"Pin at {lat:.4f}, {lon:.4f}"
+    # The map page comes first in the tree; the album's own small map has a pin of the same name.
+    pin = app.wait_find(role="push button", name=name, timeout=10)
+    app.click(pin)
+    app.wait_find(role="push button", name="Back", showing=True, timeout=5)
+    app.wait_find(role="label", name=f"{lat:.4f}, {lon:.4f}", showing=True, timeout=5)
+    return Album(app)
+
+
+def click_until(app, node, effect, what: str, timeout: float = 5.0):
+    """A real single click on a grid cell, then waits for `effect`.
+
+    The app misses the first click on a cell that is not selected yet (the click selects it, GTK
+    4.8 re-binds a cell whose selection changes, and PhotoGrid's unbind cancels the pending tap:
+    see test_single_click_removes_unselected_photo). A user clicks again; so do we, on the same spot,
+    when the first click had no effect. The single-click behaviour itself is asserted there."""
+    x, y = app.screen_rect(node).center
+    pointer_click(app, x, y)
+    try:
+        return wait_for(effect, 1.5, 0.1)
+    except AssertionError:
+        pointer_click(app, x, y)
+        return wait_for(effect, timeout, 0.1, what)
+
+
+# ---------------------------------------------------------------- the store
+
+def photos_dir(dirs) -> Path:
+    return dirs.data_dir / "photos"
+
+
+def disk_files(dirs) -> set[str]:
+    folder = photos_dir(dirs)
+    return {p.name for p in folder.iterdir() if p.is_file()} if folder.exists() else set()
+
+
+@dataclass
+class Row:
+    id: int
+    position: int
+    source: str
+    source_id: str
+    file_name: str | None
+    title: str
+    state: str
+
+
+def rows(dirs, pin_id: int) -> list[Row]:
+    return [Row(*r) for r in dirs.query(
+        "SELECT id, position, source, source_id, file_name, title, state FROM photo "
+        "WHERE pin_id = ? ORDER BY position", (pin_id,))]
+
+
+def album_page(dirs, pin_id: int) -> int | None:
+    found = dirs.query("SELECT album_page FROM pin WHERE id = ?", (pin_id,))
+    return found[0][0] if found else None
+
+
+def urlpath(dirs, photo_id: int) -> str:
+    """The path part of a photo's remote URL, as the loopback service logs it."""
+    return urlsplit(dirs.query("SELECT remote_url FROM photo WHERE id = ?", (photo_id,))[0][0]).path
+
+
+def complete_jpeg(path: Path) -> bool:
+    data = path.read_bytes()
+    return len(data) > 100 and data[:2] == b"\xff\xd8" and data.rstrip(b"\x00")[-2:] == b"\xff\xd9"
+
+
+def wait_downloaded(dirs, pin_id: int, count: int, timeout: float = 20.0) -> list[Row]:
+    return wait_for(lambda: (lambda rs: rs if len(rs) == count and all(r.state == "downloaded" for r in rs)
+                             else None)(rows(dirs, pin_id)),
+                    timeout, message=lambda: f"{count} downloaded rows; have {rows(dirs, pin_id)}")
+
+
+def assert_rows_match_files(dirs, pin_rows: list[Row]) -> None:
+    """Every downloaded row's file is a complete image; no file on disk lacks a row."""
+    folder = photos_dir(dirs)
+    referenced = {r.file_name for r in pin_rows if r.file_name}
+    for row in pin_rows:
+        if row.state == "downloaded":
+            assert row.file_name, f"downloaded row without a file name: {row}"
+            path = folder / row.file_name
+            assert path.is_file(), f"row {row.id} is downloaded but {path.name} is missing"
+            assert complete_jpeg(path), f"{path.name} (row {row.id}) is not a complete JPEG"
+    stray = disk_files(dirs) - referenced
+    assert not stray, f"files without a row in {folder}: {sorted(stray)}"
+
+
+def titles(cells: list[Cell]) -> list[str]:
+    return [c.title for c in cells]
+
+
+def row_titles(pin_rows: list[Row]) -> list[str]:
+    return [r.title or "Untitled" for r in pin_rows]
+
+
+@pytest.fixture
+def total_70(loopback):
+    """63 images (every tenth Commons result is a video) = exactly 3 pages of 21, so any page a
+    New Collection picks is full. Restores the service's total for the tests that follow."""
+    before = loopback.control("stats")["total"]
+    loopback.control("total", n=70)
+    yield
+    loopback.control("total", n=before)
+
+
+# ---------------------------------------------------------------- 1. placeholders, then photos
+
+def test_album_fills_placeholders_then_photos(launch, dirs, paris, loopback):
+    # Slow enough that the search and each round of downloads can be watched.
+    loopback.control("latency", ms=600)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+
+    # The prefetch's search is still running: nothing to show, nothing to replace.
+    wait_for(lambda: album.progress() == "Searching…", 3, message=lambda: f"'Searching…', got {album.progress()!r}")
+    assert album.status_page("Looking for Photos…") is not None, app.tree_text()
+    assert not album.new_collection_sensitive(), "New Collection is sensitive while searching"
+
+    # The first grid we see holds one placeholder per photo of the album.
+    first = album.wait_cells(bool, 15, "the first cells")
+    assert len(first) == PER_ALBUM, [c.name for c in first]
+    assert [c.kind for c in first] == ["loading"] * PER_ALBUM, [c.name for c in first]
+    assert consistent(first, PER_ALBUM), [c.name for c in first]
+    assert not album.new_collection_sensitive(), "New Collection is sensitive with placeholders showing"
+
+    # While any placeholder is left, New Collection stays off (state read before the cells, so a
+    # download finishing in between cannot make a correct app look wrong).
+    def filled():
+        sensitive = album.new_collection_sensitive()
+        cells = album.cells()
+        loading = [c.name for c in cells if c.kind == "loading"]
+        assert not (sensitive and loading), f"New Collection sensitive while loading: {loading}"
+        return cells if len(cells) == PER_ALBUM and not loading else None
+    cells = wait_for(filled, 20, 0.05, "every placeholder to become a photo")
+    assert [c.kind for c in cells] == ["photo"] * PER_ALBUM, [c.name for c in cells]
+    assert consistent(cells, PER_ALBUM), [c.name for c in cells]
+    wait_for(album.new_collection_sensitive, 5, message="New Collection to become sensitive")
+    wait_for(lambda: album.progress() == f"{PER_ALBUM} photos", 5,
+             message=lambda: f"'{PER_ALBUM} photos', got {album.progress()!r}")
+
+    pin_rows = wait_downloaded(dirs, pin_id, PER_ALBUM, 5)
+    assert [r.position for r in pin_rows] == list(range(PER_ALBUM))
+    assert len({r.file_name for r in pin_rows}) == PER_ALBUM, "two rows share a file"
+    assert titles(cells) == row_titles(pin_rows)
+    assert_rows_match_files(dirs, pin_rows)
+
+
+# ---------------------------------------------------------------- 2. New Collection
+
+def test_new_collection_replaces_photos_and_files(launch, dirs, paris, loopback, total_70):
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    old_cells = album.wait_filled(PER_ALBUM)
+    old_rows = wait_downloaded(dirs, pin_id, PER_ALBUM)
+    old_page = album_page(dirs, pin_id)
+    old_files = {r.file_name for r in old_rows}
+    assert old_files <= disk_files(dirs)
+
+    wait_for(album.new_collection_sensitive, 5, message="New Collection to be sensitive")
+    app.click(album.new_collection())
+    # A new page, with different photos, all downloaded.
+    new_rows = wait_for(lambda: (lambda rs: rs if len(rs) == PER_ALBUM and all(r.state == "downloaded" for r in rs)
+                                 and not {r.source_id for r in rs} & {r.source_id for r in old_rows} else None)(
+                            rows(dirs, pin_id)),
+                        20, message=lambda: f"a new downloaded collection; rows: {rows(dirs, pin_id)}")
+    new_page = album_page(dirs, pin_id)
+    assert new_page != old_page, f"New Collection showed page {new_page} again"
+    cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM and all(c.kind == "photo" for c in cs)
+                             and titles(cs) == row_titles(new_rows), 10, "the grid to show the new collection")
+    assert not set(titles(cells)) & set(titles(old_cells)), "new collection shows old photos"
+    wait_for(album.new_collection_sensitive, 5, message="New Collection sensitive again")
+
+    # The old files are gone from disk, the new ones are there, nothing else is.
+    new_files = {r.file_name for r in new_rows}
+    assert not new_files & old_files
+    wait_for(lambda: not disk_files(dirs) & old_files, 5,
+             message=lambda: f"old files to be deleted; still there: {sorted(disk_files(dirs) & old_files)}")
+    assert_rows_match_files(dirs, new_rows)
+
+
+# ---------------------------------------------------------------- 3. delete, Undo, restart
+
+def test_delete_with_undo_survives_restart(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    before = album.wait_filled(PER_ALBUM)
+    before_rows = wait_downloaded(dirs, pin_id, PER_ALBUM)
+
+    # Delete the 5th photo (first row, on screen).
+    victim = before_rows[4]
+    click_until(app, before[4].node, lambda: len(album.cells()) == PER_ALBUM - 1, "the clicked photo to go")
+    after = album.wait_cells(lambda cs: len(cs) == PER_ALBUM - 1, 5, "20 cells")
+    expected = [t for i, t in enumerate(titles(before)) if i != 4]
+    assert titles(after) == expected, "the other photos did not flow up in order"
+    app.wait_find(role="label", name="Photo removed", showing=True, timeout=5)
+    remaining = rows(dirs, pin_id)
+    assert victim.id not in {r.id for r in remaining}, "the removed photo's row is still stored"
+    assert [r.position for r in remaining] == list(range(PER_ALBUM - 1)), "positions have a gap"
+    # The file stays while Undo is offered and goes with the toast.
+    assert (photos_dir(dirs) / victim.file_name).exists(), "file deleted before the Undo toast went"
+    app.wait_gone(role="label", name="Photo removed", showing=True, timeout=15)
+    wait_for(lambda: not (photos_dir(dirs) / victim.file_name).exists(), 5,
+             message="the removed photo's file to be deleted after its toast")
+
+    # Remove another, then Undo: the cell, the row and the file all come back.
+    undo_rows = rows(dirs, pin_id)
+    target = undo_rows[7]
+    cells = album.cells()
+    assert cells[7].title == (target.title or "Untitled")
+    click_until(app, cells[7].node, lambda: len(album.cells()) == PER_ALBUM - 2, "the second photo to go")
+    assert target.id not in {r.id for r in rows(dirs, pin_id)}
+    # libadwaita 1.2 names the toast's button "_Undo Undo" (mnemonic and label).
+    app.click(app.wait_find(role="push button", name_re=r"Undo$", showing=True, timeout=5))
+    restored = album.wait_cells(lambda cs: len(cs) == PER_ALBUM - 1 and all(c.kind == "photo" for c in cs),
+                                5, "the photo back after Undo")
+    assert titles(restored) == expected, "Undo did not put the photo back in its place"
+    back = rows(dirs, pin_id)
+    assert [(r.id, r.position, r.file_name, r.state) for r in back] == \
+           [(r.id, r.position, r.file_name, r.state) for r in undo_rows], "Undo did not restore the row"
+    app.wait_gone(role="label", name="Photo removed", showing=True, timeout=15)
+    time.sleep(0.5)   # a wrong discard would run as the toast goes
+    assert (photos_dir(dirs) / target.file_name).is_file(), "Undo kept the row but its file was deleted"
+    app.stop()
+
+    # After a restart the album is the 20 remaining photos, in order, without a download.
+    loopback.control("reset")
+    app = launch()
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM - 1, 10)
+    assert consistent(cells, PER_ALBUM - 1), [c.name for c in cells]
+    assert titles(cells) == expected
+    final = rows(dirs, pin_id)
+    assert [r.id for r in final] == [r.id for r in undo_rows]
+    assert_rows_match_files(dirs, final)
+    assert loopback.requests("image") == [], "photos were downloaded again after the restart"
+
+
+def test_single_click_removes_unselected_photo(launch, dirs, paris, loopback):
+    """One plain click on a photo nobody selected yet removes it (after the double-click time)."""
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM)
+    clicked = cells[2]
+    pointer_click(app, *app.screen_rect(clicked.node).center)
+    try:
+        album.wait_cells(lambda cs: len(cs) == PER_ALBUM - 1, 3, "one click to remove the photo")
+    except AssertionError:
+        # Tell "the click never arrived" from "it arrived and only selected the cell".
+        app.refresh()
+        selected = has_state(clicked.node.get_parent(), Atspi.StateType.SELECTED)
+        raise AssertionError(
+            f"a single click on {clicked.name!r} did not remove it; the cell is "
+            + ("now selected, so the click arrived (GTK 4.8 re-binds a cell whose selection changes, "
+               "and PhotoGrid's unbind cancels the cell's pending tap)" if selected else "not even selected"))
+    assert len(rows(dirs, pin_id)) == PER_ALBUM - 1
+
+
+def test_cell_labels_follow_removal_and_undo(launch, dirs, paris, loopback):
+    """Screen readers hear 'Photo N of M': every cell must be renumbered when the album changes."""
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    before = album.wait_filled(PER_ALBUM)
+    click_until(app, before[4].node, lambda: len(album.cells()) == PER_ALBUM - 1, "the photo to go")
+    after = album.wait_cells(lambda cs: len(cs) == PER_ALBUM - 1, 5, "20 cells")
+    try:
+        album.wait_cells(lambda cs: consistent(cs, PER_ALBUM - 1), 2, "every label to say 'of 20'")
+    except AssertionError:
+        raise AssertionError("after removing photo 5, labels are stale: "
+                             + "; ".join(c.name for c in album.cells() if c.total != PER_ALBUM - 1))
+    app.click(app.wait_find(role="push button", name_re=r"Undo$", showing=True, timeout=5))
+    album.wait_cells(lambda cs: len(cs) == PER_ALBUM and consistent(cs, PER_ALBUM)
+                     and titles(cs) == titles(before), 3, "labels 'Photo i of 21' again after Undo")
+
+
+# ---------------------------------------------------------------- 4. offline reopening
+
+def test_stored_album_opens_without_network(launch, dirs, paris, session_dir):
+    # A private service, so stopping it leaves the other tests' service alone.
+    service = LoopbackService(session_dir, "album-offline")
+    try:
+        app = launch(env=service.env())
+        pin_id, lat, lon = drop_pin(app, dirs)
+        album = open_album(app, lat, lon)
+        filled = album.wait_filled(PER_ALBUM)
+        wait_downloaded(dirs, pin_id, PER_ALBUM)
+        app.stop()
+    finally:
+        service.stop()   # nothing listens on its port any more
+
+    app = launch(env=service.env())
+    started = time.monotonic()
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM, 3)
+    assert titles(cells) == titles(filled)
+    assert album.new_collection_sensitive(), "New Collection insensitive on a complete stored album"
+    assert album.progress() == f"{PER_ALBUM} photos", album.progress()
+    # Still nothing wrong a moment later: no error page, no placeholder, no search.
+    time.sleep(max(0.0, 2.0 - (time.monotonic() - started)))
+    assert album.status_page("Could Not Load Photos") is None, app.tree_text()
+    assert album.status_page("Looking for Photos…") is None, app.tree_text()
+    assert [c.kind for c in album.cells()] == ["photo"] * PER_ALBUM
+    assert_rows_match_files(dirs, rows(dirs, pin_id))
+
+
+# ---------------------------------------------------------------- leaving and start-up repair
+
+def test_leaving_album_cancels_and_reopening_resumes(launch, dirs, paris, loopback):
+    loopback.control("latency", ms=800)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    album.wait_cells(lambda cs: any(c.kind == "photo" for c in cs), 20, "the first photos")
+    app.click(app.find_all(role="push button", name="Back", showing=True)[0])
+    # The page is dropped (and its loader cancelled) once the slide back to the map has ended.
+    app.wait_gone(role="table", name="Photos", timeout=5)
+    left = time.monotonic()   # same clock as the service's log (CLOCK_MONOTONIC)
+
+    # Transfers stop with the album: no image request starts once it is gone.
+    time.sleep(2.0)   # > 2 rounds of downloads at 800 ms, had they gone on
+    late = [e["path"] for e in loopback.requests("image") if e["start"] > left]
+    assert not late, f"image requests after leaving the album: {late}"
+    stored = rows(dirs, pin_id)
+    done = {r.id for r in stored if r.state == "downloaded"}
+    assert 0 < len(done) < PER_ALBUM, f"nothing left to resume: {[r.state for r in stored]}"
+    assert_rows_match_files(dirs, stored)
+
+    # Reopening fetches only what is missing.
+    loopback.control("latency", ms=0)
+    loopback.control("reset")
+    album = open_album(app, lat, lon)
+    album.wait_filled(PER_ALBUM, 20)
+    final = wait_downloaded(dirs, pin_id, PER_ALBUM)
+    fetched = Counter(e["path"] for e in loopback.requests("image"))
+    missing_paths = {urlpath(dirs, r.id) for r in stored if r.id not in done}
+    assert set(fetched) == missing_paths, (f"reopening fetched {sorted(fetched)}, "
+                                           f"the missing photos are {sorted(missing_paths)}")
+    assert all(n == 1 for n in fetched.values()), fetched
+    assert [r.id for r in final] == [r.id for r in stored]
+    assert_rows_match_files(dirs, final)
+
+
+def test_startup_repair_refetches_missing_and_drops_stray_files(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    album.wait_filled(PER_ALBUM)
+    before = wait_downloaded(dirs, pin_id, PER_ALBUM)
+    app.stop()
+
+    # While the app is away: one photo's file vanishes, strays and a crash leftover appear.
+    lost = before[2]
+    (photos_dir(dirs) / lost.file_name).unlink()
+    strays = ["999999-0123456789abcdef.jpg", ".tmp-999998-0123456789abcdef.jpg"]
+    for name in strays:
+        (photos_dir(dirs) / name).write_bytes(b"\xff\xd8" + b"\0" * 1000)
+
+    loopback.control("reset")
+    app = launch()
+    wait_for(lambda: not disk_files(dirs) & set(strays), 10,
+             message=lambda: f"stray files to be removed; folder: {sorted(disk_files(dirs))}")
+    wait_for(lambda: rows(dirs, pin_id)[2].state == "pending" and rows(dirs, pin_id)[2].file_name is None, 10,
+             message=lambda: f"the row whose file vanished to be pending again: {rows(dirs, pin_id)[2]}")
+    assert loopback.requests("image") == [], "downloads started before the album was opened"
+
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM, 10)
+    assert titles(cells) == row_titles(before)
+    final = wait_downloaded(dirs, pin_id, PER_ALBUM)
+    assert [e["path"] for e in loopback.requests("image")] == [urlpath(dirs, lost.id)], \
+        "only the photo whose file vanished should download again"
+    assert_rows_match_files(dirs, final)
+
+
+# ---------------------------------------------------------------- 5. no images
+
+def test_no_images_at_null_island(launch, dirs, loopback):
+    dirs.write_settings(seenIntroduction=True, mapLatitude=0.3, mapLongitude=0.4, mapZoom=10)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    page = wait_for(lambda: album.status_page("No Images"), 10,
+                    message=lambda: f"the 'No Images' page; tree:\n{app.tree_text()}")
+    retry = app.find(role="push button", name="Try Again", showing=True, within=page)
+    assert retry is not None, f"no 'Try Again' on the No Images page:\n{app.tree_text()}"
+    assert album.cells() == []
+    assert rows(dirs, pin_id) == []
+
+    # Try Again asks the service again and lands on the same page.
+    searches = len(loopback.requests("search"))
+    app.click(retry)
+    wait_for(lambda: len(loopback.requests("search")) > searches, 5, message="a new search after Try Again")
+    wait_for(lambda: album.status_page("No Images"), 5, message="'No Images' again")
+    app.assert_alive()
+
+
+# ---------------------------------------------------------------- 6. search fault
+
+def test_search_fault_shows_error_then_try_again_fills(launch, dirs, paris, loopback):
+    dirs.write_settings(seenIntroduction=True, photosPerAlbum=12, **paris)
+    # First run: the pin is dropped while every search fails, so its prefetch leaves no album.
+    loopback.control("fault", mode="http503", target="search", count=-1)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    wait_for(lambda: loopback.requests("search"), 5, message="the prefetch's search")
+    app.stop()
+    assert rows(dirs, pin_id) == []
+
+    # Second run: exactly one failing search, the one the album makes when opened.
+    loopback.control("clear")
+    loopback.control("fault", mode="http503", target="search", count=1)
+    app = launch()
+    album = open_album(app, lat, lon)
+    page = wait_for(lambda: album.status_page("Could Not Load Photos"), 10,
+                    message=lambda: f"the error page; tree:\n{app.tree_text()}")
+    reason = [name_of(n) for n in app.find_all(role="label", within=page)
+              if name_of(n) and name_of(n) != "Could Not Load Photos"]
+    assert any("Wikimedia Commons" in text and "unavailable" in text for text in reason), reason
+    retry = app.find(role="push button", name="Try Again", showing=True, within=page)
+    assert retry is not None, app.tree_text()
+
+    app.click(retry)
+    cells = album.wait_filled(12, 20)
+    assert consistent(cells, 12), [c.name for c in cells]
+    pin_rows = wait_downloaded(dirs, pin_id, 12)
+    assert titles(cells) == row_titles(pin_rows)
+    assert_rows_match_files(dirs, pin_rows)
+
+
+# ---------------------------------------------------------------- 7. failed photos
+
+def test_failed_photos_retry_when_clicked(launch, dirs, paris, loopback):
+    loopback.control("fault", mode="not_image", target="image", count=2)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM and not any(c.kind == "loading" for c in cs),
+                             20, "every download to end")
+    failed = [c for c in cells if c.kind == "failed"]
+    assert len(failed) == 2, [c.name for c in cells]
+    assert sum(c.kind == "photo" for c in cells) == PER_ALBUM - 2
+    assert consistent(cells, PER_ALBUM)
+    stored = rows(dirs, pin_id)
+    assert sorted(r.position + 1 for r in stored if r.state == "failed") == [c.index for c in failed]
+    assert all(r.file_name is None for r in stored if r.state == "failed")
+    assert_rows_match_files(dirs, stored)
+
+    # Clicking a failed cell downloads it again (the fault is used up): it becomes a photo.
+    target = failed[0]
+    click_until(app, target.node,
+                lambda: any(c.index == target.index and c.kind != "failed" for c in album.cells()),
+                "the failed cell to retry")
+    now = album.wait_cells(lambda cs: any(c.index == target.index and c.kind == "photo" for c in cs),
+                           10, f"photo {target.index} to arrive")
+    assert len(now) == PER_ALBUM, "retrying changed the number of cells"
+    assert [c.index for c in now if c.kind == "failed"] == [failed[1].index], [c.name for c in now]
+    row = rows(dirs, pin_id)[target.index - 1]
+    assert row.state == "downloaded" and row.file_name, row
+    assert_rows_match_files(dirs, rows(dirs, pin_id))
+
+
+# ---------------------------------------------------------------- 8. crash safety
+
+def test_kill_mid_download_leaves_consistent_store(launch, dirs, paris, loopback):
+    loopback.control("latency", ms=400)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    open_album(app, lat, lon)
+
+    def mid_download():
+        rs = rows(dirs, pin_id)
+        done = sum(r.state == "downloaded" for r in rs)
+        return rs if len(rs) == PER_ALBUM and 3 <= done <= PER_ALBUM - 5 else None
+    wait_for(mid_download, 20, 0.02, lambda: f"a half-downloaded album; rows: {rows(dirs, pin_id)}")
+    app.kill()   # SIGKILL: no clean-up of any kind
+
+    # At the moment of the crash no row may claim a file that is not complete on disk.
+    crashed = rows(dirs, pin_id)
+    for row in crashed:
+        if row.state == "downloaded":
+            assert complete_jpeg(photos_dir(dirs) / row.file_name), f"row {row.id} lost its file in the crash"
+    assert any(r.state == "pending" for r in crashed), "the kill came too late to test anything"
+
+    loopback.control("latency", ms=0)
+    app = launch()
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM, 20)
+    final = wait_downloaded(dirs, pin_id, PER_ALBUM)
+    assert titles(cells) == row_titles(final)
+    assert [r.source_id for r in final] == [r.source_id for r in crashed], "the album changed after the crash"
+    app.stop()
+
+    assert dirs.query("PRAGMA integrity_check") == [("ok",)]
+    assert dirs.query("PRAGMA foreign_key_check") == []
+    assert_rows_match_files(dirs, rows(dirs, pin_id))
+    assert not [n for n in disk_files(dirs) if n.startswith(".tmp")], "temporary files left behind"
+
+
+# ---------------------------------------------------------------- 9. what it looks like
+
+def test_filled_album_screenshot(launch, dirs, paris, loopback, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    app = launch(env={"VT_TRACE": str(trace)})
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM)
+    on_screen = [c for c in cells if is_showing(c.node)]
+    assert len(on_screen) >= 6, "fewer than 6 photos fit on screen"
+
+    def shown_events() -> set[int]:
+        if not trace.exists():
+            return set()
+        events = [json.loads(line) for line in trace.read_text().splitlines() if line.strip()]
+        return {e["photo"] for e in events if e.get("event") == "photo_shown"}
+    wait_for(lambda: len(shown_events()) >= len(on_screen), 10,
+             message=lambda: f"{len(on_screen)} photo_shown events; got {len(shown_events())}")
+
+    # The visible part of the grid: the table's box clipped to its scrolled window.
+    table = album.table()
+    grid = app.screen_rect(table)
+    pane = app.screen_rect(table.get_parent())
+    box = (int(max(grid.x, pane.x)) + 2, int(max(grid.y, pane.y)) + 2,
+           int(min(grid.x + grid.width, pane.x + pane.width)) - 2,
+           int(min(grid.y + grid.height, pane.y + pane.height)) - 2)
+    shot_path = tmp_path / "album.png"
+
+    def colourful():
+        shot = Image.open(app.screenshot(shot_path)).convert("RGB")
+        counts = Counter(shot.crop(box).getdata())
+        total = sum(counts.values())
+        top = counts.most_common(1)[0][1] / total
+        # Photos are gradients with a sun, a mountain and text: thousands of colours. A blank or
+        # placeholder grid is a few flat colours dominated by the background.
+        return (len(counts), top) if len(counts) >= 2000 and top < 0.25 else None
+    try:
+        wait_for(colourful, 10, 0.5, "a colourful grid")
+    except AssertionError:
+        counts = Counter(Image.open(shot_path).convert("RGB").crop(box).getdata())
+        raise AssertionError(f"grid area {box} looks blank: {len(counts)} colours, most common "
+                             f"{counts.most_common(3)}; screenshot {shot_path}")
+
+    if os.environ.get("VT_SAVE_SCREENSHOTS") == "1":
+        window = app._x_window()
+        target = REPO / "data" / "screenshots" / "album.png"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        image = Image.open(shot_path)
+        if window:
+            image = image.crop((window["X"], window["Y"], window["X"] + window["WIDTH"],
+                                window["Y"] + window["HEIGHT"]))
+        image.save(target)
+
+
+# ---------------------------------------------------------------- the viewer
+
+def test_double_click_opens_viewer(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM)
+    photo = cells[3]
+    pointer_click(app, *app.screen_rect(photo.node).center, count=2)
+
+    # Commons test data: author "Someone N & friends" (HTML stripped), licence CC BY-SA 4.0.
+    app.wait_find(role="label", name_re=r"^By Someone \d & friends · CC BY-SA 4\.0$", showing=True, timeout=5)
+    app.wait_find(role="push button", name="Open in Browser", showing=True, timeout=5)
+    assert app.find(role="label", name=photo.title, showing=True) is not None, app.tree_text()
+    time.sleep(0.5)   # a double-click must not also count as a removing single click
+    assert len(rows(dirs, pin_id)) == PER_ALBUM, "double-click removed the photo"
+
+    # The viewer's Back button is the last "Back" in the tree (the album's comes first).
+    app.click(app.find_all(role="push button", name="Back", showing=True)[-1])
+    app.wait_gone(role="push button", name="Open in Browser", showing=True, timeout=5)
+    cells = album.wait_filled(PER_ALBUM, 5)
+    assert photo.title in titles(cells)
