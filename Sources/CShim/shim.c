@@ -44,6 +44,14 @@ void vt_object_set_uint(gpointer object, const char *property, guint value) {
     g_object_set(object, property, value, NULL);
 }
 
+int vt_double_click_time(void) {
+    int milliseconds = 400;
+    GtkSettings *settings = gtk_settings_get_default();
+    if (settings != NULL)
+        g_object_get(settings, "gtk-double-click-time", &milliseconds, NULL);
+    return milliseconds;
+}
+
 void vt_activate_action_uint(GtkWidget *widget, const char *action, guint value) {
     gtk_widget_activate_action(widget, action, "u", value);
 }

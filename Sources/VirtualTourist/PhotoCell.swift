@@ -62,28 +62,41 @@ final class PhotoCell {
         picture.setTexture(texture)
     }
 
-    func unbind() {
-        loadTask?.cancel()
-        loadTask = nil
+    var boundPhotoID: Int64? { photoID }
+
+    private func cancelPendingTap() {
         MainLoop.remove(source: pendingTap)
         pendingTap = 0
+    }
+
+    func cancelLoad() {
+        loadTask?.cancel()
+        loadTask = nil
+    }
+
+    /// Forgets the photo entirely: the cell is about to show another one.
+    func unbind() {
+        cancelLoad()
+        cancelPendingTap()
         picture.setTexture(nil)
         photoID = nil
     }
 
-    /// A single tap removes (after the double-click time, so a double-click can open instead);
-    /// a double-click or a long press opens the viewer.
+    /// A single tap removes (once the double-click time has passed, so a double-click can open
+    /// instead); a double-click or a long press opens the viewer.
     private func addGestures() {
         let click = ClickGesture(button: 1)
+        click.onPressed { [unowned self] count, _, _ in
+            if count >= 2 { self.cancelPendingTap() }
+        }
         click.onReleased { [unowned self] count, _, _ in
             guard let id = self.photoID else { return }
-            MainLoop.remove(source: self.pendingTap)
-            self.pendingTap = 0
+            self.cancelPendingTap()
             if count >= 2 {
                 self.onOpen?(id)
                 return
             }
-            self.pendingTap = MainLoop.timeout(milliseconds: 250) { [unowned self] in
+            self.pendingTap = MainLoop.timeout(milliseconds: UInt32(max(100, vt_double_click_time()))) { [unowned self] in
                 self.pendingTap = 0
                 self.onTap?(id)
                 return false
@@ -92,8 +105,7 @@ final class PhotoCell {
         root.addController(click)
         let longPress = LongPressGesture()
         longPress.onPressed { [unowned self] _, _ in
-            MainLoop.remove(source: self.pendingTap)
-            self.pendingTap = 0
+            self.cancelPendingTap()
             if let id = self.photoID { self.onOpen?(id) }
         }
         root.addController(longPress)

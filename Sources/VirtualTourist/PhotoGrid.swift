@@ -38,7 +38,9 @@ final class PhotoGrid {
             item.setChild(cell.root)
         }
         bind = { [unowned self] item in self.bind(item) }
-        unbind = { [unowned self] item in self.cells[item.key]?.unbind() }
+        // GTK 4.8 re-binds a cell when its selection changes: only stop its decoding here, so a
+        // tap that just selected the cell still counts (bind resets a cell given another photo).
+        unbind = { [unowned self] item in self.cells[item.key]?.cancelLoad() }
         grid.onActivate { [unowned self] position in
             guard position < self.loader.state.cells.count else { return }
             self.open(self.loader.state.cells[position].photo.id ?? -1)
@@ -68,10 +70,24 @@ final class PhotoGrid {
             list.splice(at: index, removing: 1, adding: [Self.key(cells[index].photo)])
         case .removed(let index):
             list.splice(at: index, removing: 1, adding: [])
+            relabelBoundCells()
         case .inserted(let index) where index < cells.count:
             list.splice(at: index, removing: 0, adding: [Self.key(cells[index].photo)])
+            relabelBoundCells()
         default:
             reload()
+        }
+    }
+
+    /// "Photo 3 of 21" changes for every cell when one is removed or restored, not only for the
+    /// cells the list re-binds.
+    private func relabelBoundCells() {
+        let album = loader.state.cells
+        var positions: [Int64: Int] = [:]
+        for (index, cell) in album.enumerated() { if let id = cell.photo.id { positions[id] = index } }
+        for cell in cells.values {
+            guard let id = cell.boundPhotoID, let index = positions[id] else { continue }
+            cell.bind(album[index], index: index, total: album.count)
         }
     }
 

@@ -568,21 +568,22 @@ class App:
 
     def long_press(self, x: float, y: float, hold: float = 1.0) -> None:
         x, y = round(x), round(y)
-        self.x.xdotool("mousemove", "--sync", str(x), str(y))
-        self.x.xdotool("mousedown", "1")
+        # One xdotool call without --sync: `mousemove --sync` to where the pointer already is
+        # waits for a motion event that never comes (15 s).
+        self.x.xdotool("mousemove", str(x), str(y), "mousedown", "1")
         time.sleep(hold)
         self.x.xdotool("mouseup", "1")
 
     def click_at(self, x: float, y: float, button: int = 1) -> None:
-        self.x.xdotool("mousemove", "--sync", str(round(x)), str(round(y)))
-        self.x.xdotool("click", str(button))
+        self.x.xdotool("mousemove", str(round(x)), str(round(y)), "click", str(button))
 
     def key(self, combo: str) -> None:
         """A real key press into the main window (pointer parked on its title so focus is there)."""
         title = self.find(role="label", name=WINDOW_TITLE)
         if title is not None:
             cx, cy = self.screen_rect(title).center
-            self.x.xdotool("mousemove", "--sync", str(round(cx)), str(round(cy)))
+            if cx >= 0 and cy >= 0:  # the map page's title is off-screen while an album shows
+                self.x.xdotool("mousemove", str(round(cx)), str(round(cy)))
         geometry = self._x_window()
         if geometry:
             # No window manager gives focus, so take it explicitly.

@@ -84,6 +84,8 @@ void vt_set_accels(GtkApplication *app, const char *action, const char *accel1, 
 void vt_object_set_bool(gpointer object, const char *property, gboolean value);
 void vt_object_set_string(gpointer object, const char *property, const char *value);
 void vt_object_set_uint(gpointer object, const char *property, guint value);
+// GtkSettings:gtk-double-click-time in ms (g_object_get is variadic).
+int vt_double_click_time(void);
 void vt_activate_action_uint(GtkWidget *widget, const char *action, guint value);
 
 // SoupSession's max-conns properties are construct-only, so only g_object_new can set them.
