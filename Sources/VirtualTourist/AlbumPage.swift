@@ -20,12 +20,14 @@ final class AlbumPage {
     private let errorPage: StatusPage
     private let title: WindowTitle
     private let map: MapView
+    private let mapClamp: Clamp
 
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource) {
         self.pin = pin
         self.loader = loader
         grid = PhotoGrid(loader: loader)
         map = MapView(source: tiles, interactive: false)
+        mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 120)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: "No Images",
                                description: "No photos were found near this place.")
@@ -37,13 +39,13 @@ final class AlbumPage {
         header.setTitle(title)
         root.append(header)
 
-        map.setSizeRequest(width: -1, height: 120)
-        map.setExpand(vertical: false)
+        map.setSizeRequest(width: -1, height: 64)
+        mapClamp.setExpand(vertical: false)
         map.zoom = 12
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         map.addMarker(PinMarker(pin: pin) { _ in }.marker)
         map.setAccessibleLabel("Map of \(pin.coordinateText)")
-        root.append(map)
+        root.append(mapClamp)
 
         stack.setExpand(horizontal: true, vertical: true)
         stack.add(grid.root, name: "photos")
@@ -78,19 +80,32 @@ final class AlbumPage {
         loader.onChange = { [unowned self] change in
             self.grid.apply(change)
             self.updateChrome()
+            if change == .reset { self.tracePlaceholders() }
+        }
+        loader.onFinished = { [unowned self] in
+            Trace.shared?.event("download_finished", ["shown": .int(self.loader.state.progress.shown)])
+            Trace.shared?.gapEvent()
         }
         updateChrome()
+        tracePlaceholders()  // a prefetch may have searched already
         loader.start()
+    }
+
+    private func tracePlaceholders() {
+        guard case .filling = loader.state.phase else { return }
+        Trace.shared?.event("placeholders_shown", ["count": .int(loader.state.cells.count)])
     }
 
     /// Gives the photos most of a short window (a phone in landscape): the map takes ~18 %.
     func fit(windowHeight: Int32) {
-        map.setSizeRequest(width: -1, height: min(140, max(64, windowHeight * 18 / 100)))
+        mapClamp.maximum = min(140, max(64, windowHeight * 18 / 100))
     }
 
     /// Leaving the album stops its transfers; what is missing resumes when it is opened again.
     func close() {
+        // An Undo toast can keep the loader alive after the page is gone.
         loader.onChange = nil
+        loader.onFinished = nil
         loader.cancel()
     }
 
