@@ -10,7 +10,8 @@ enum ShortcutsWindow {
         ("Album", [("Go back", "Escape &lt;Alt&gt;Left"),
                    ("Open the selected photo", "Return"),
                    ("Remove the selected photo", "Delete")]),
-        ("General", [("Keyboard shortcuts", "&lt;Control&gt;question"),
+        ("General", [("Preferences", "&lt;Control&gt;comma"),
+                     ("Keyboard shortcuts", "&lt;Control&gt;question"),
                      ("Close the window", "&lt;Control&gt;w"),
                      ("Quit", "&lt;Control&gt;q")]),
     ]
