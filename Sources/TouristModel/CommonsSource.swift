@@ -88,14 +88,8 @@ public struct CommonsSource: PhotoSource {
         var seenContinuations: Set<[String: String]> = []
         var batch = 0
         for _ in 0..<Self.maxRequestsPerSearch {
-            let data: Data
-            do {
-                data = try await client.get(searchURL(near: near, limit: limit, continuation: continuation),
-                                            maxBytes: Self.maxResponseBytes)
-            } catch {
-                throw PhotoSourceError.from(any: error, service: displayName)
-            }
-            if Task.isCancelled { throw PhotoSourceError.cancelled }
+            let data = try await client.fetch(searchURL(near: near, limit: limit, continuation: continuation),
+                                              maxBytes: Self.maxResponseBytes, service: displayName)
             let (entries, next) = try Self.decodeEntries(data)
             for entry in entries {
                 var item = merged[entry.pageId] ?? MergedEntry(pageId: entry.pageId, batch: batch)

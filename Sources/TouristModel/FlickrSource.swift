@@ -47,14 +47,8 @@ public struct FlickrSource: PhotoSource {
     }
 
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
-        let data: Data
-        do {
-            data = try await client.get(searchURL(near: near, page: page, perPage: perPage),
-                                        maxBytes: Self.maxResponseBytes)
-        } catch {
-            throw PhotoSourceError.from(any: error, service: displayName)
-        }
-        if Task.isCancelled { throw PhotoSourceError.cancelled }
+        let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
+                                          maxBytes: Self.maxResponseBytes, service: displayName)
         return try Self.decode(data)
     }
 

@@ -20,3 +20,18 @@ public protocol HTTPClient: Sendable {
     /// Fetches the whole body; throws `HTTPError`.
     func get(_ url: URL, maxBytes: Int) async throws -> Data
 }
+
+extension HTTPClient {
+    /// A source's request: any failure becomes a `PhotoSourceError` naming `service`, and a
+    /// cancelled task stops here even if the body arrived.
+    func fetch(_ url: URL, maxBytes: Int, service: String) async throws -> Data {
+        let data: Data
+        do {
+            data = try await get(url, maxBytes: maxBytes)
+        } catch {
+            throw PhotoSourceError.from(any: error, service: service)
+        }
+        if Task.isCancelled { throw PhotoSourceError.cancelled }
+        return data
+    }
+}

@@ -28,9 +28,12 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 
     /// Label for screen readers; fixed POSIX formatting so it reads the same in every locale.
-    public var accessibleName: String {
-        "Pin at \(NumberText.fixed(latitude, decimals: 4)), \(NumberText.fixed(longitude, decimals: 4))"
+    /// "48.8584, 2.2945": the pin's title wherever it is named.
+    public var coordinateText: String {
+        "\(NumberText.fixed(latitude, decimals: 4)), \(NumberText.fixed(longitude, decimals: 4))"
     }
+
+    public var accessibleName: String { "Pin at \(coordinateText)" }
 
     // Explicit names: GRDB's snake-case conversion cannot round-trip every Swift name.
     enum CodingKeys: String, CodingKey {

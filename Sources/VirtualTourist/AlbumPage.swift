@@ -158,10 +158,3 @@ final class AlbumPage {
         return button
     }
 }
-
-extension Pin {
-    /// "48.8584, 2.2945": the pin's title wherever it is named.
-    var coordinateText: String {
-        String(accessibleName.dropFirst("Pin at ".count))
-    }
-}

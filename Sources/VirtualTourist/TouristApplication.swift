@@ -75,7 +75,7 @@ final class TouristApplication {
             }
         } catch {
             problem = "Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
-                + "\(error.localizedDescription). Pins you drop now will not be kept."
+                + "\(error.localizedDescription). Pins cannot be dropped until the folder can be written to."
         }
         let window = MainWindow(app: self)
         self.window = window
