@@ -101,6 +101,19 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_child(OpaquePointer(raw), child.widget)
         gtk_scrolled_window_set_policy(OpaquePointer(raw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     }
+
+    /// Called whenever the content scrolls vertically.
+    public func onScroll(_ handler: @escaping Handler) {
+        let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(raw))
+        Signal.connect(UnsafeMutableRawPointer(adjustment!), "value-changed", handler)
+    }
+
+    /// Where `child`'s top edge is, in this window's coordinates (nil when not laid out).
+    public func top(of child: Widget) -> Double? {
+        var x = 0.0, y = 0.0
+        guard gtk_widget_translate_coordinates(child.widget, widget, 0, 0, &x, &y).isTrue else { return nil }
+        return y
+    }
 }
 
 @MainActor

@@ -25,6 +25,10 @@ public final class Marker: Widget {
         shumate_location_set_location(vt_shumate_location(raw), latitude, longitude)
     }
     public var marker: UnsafeMutablePointer<ShumateMarker> { vt_shumate_marker(raw) }
+
+    public func move(latitude: Double, longitude: Double) {
+        shumate_location_set_location(vt_shumate_location(raw), latitude, longitude)
+    }
 }
 
 /// ShumateSimpleMap: the map with zoom buttons, scale and licence built in.
@@ -82,6 +86,16 @@ public final class MapView: Widget {
     public var zoom: Double {
         get { shumate_viewport_get_zoom_level(viewport) }
         set { shumate_viewport_set_zoom_level(viewport, newValue) }
+    }
+
+    /// Flies to a place and zoom level with libshumate's animation.
+    public func goTo(latitude: Double, longitude: Double, zoom: Double) {
+        shumate_map_go_to_full(shumate_simple_map_get_map(simple), latitude, longitude, zoom)
+    }
+
+    /// The map area's size in pixels (0 before the first layout).
+    public var mapSize: (width: Int32, height: Int32) {
+        (gtk_widget_get_width(mapWidget), gtk_widget_get_height(mapWidget))
     }
 
     public func center(latitude: Double, longitude: Double) {

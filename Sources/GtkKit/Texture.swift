@@ -24,4 +24,18 @@ public final class Texture: @unchecked Sendable {
             return Texture(taking: gdk_texture_new_for_pixbuf(oriented))
         }.value
     }
+
+    /// Decodes an image just large enough to cover a `side`×`side` square (its shorter side
+    /// becomes `side`): a 640×480 photo for a 120 px cell decodes at 1/4 scale inside libjpeg,
+    /// about four times less work and memory than fitting it in twice the cell.
+    public static func load(path: String, covering side: Int32) async -> Texture? {
+        var width: Int32 = 0, height: Int32 = 0
+        // Reads the header only.
+        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else {
+            return await load(path: path, maxSize: side * 2)
+        }
+        let scale = min(1, Double(side) / Double(min(width, height)))
+        let longer = Int32((Double(max(width, height)) * scale).rounded(.up))
+        return await load(path: path, maxSize: max(side, longer))
+    }
 }

@@ -164,6 +164,10 @@ public final class Image: Widget {
         super.init(gtk_image_new_from_icon_name(icon))
         gtk_image_set_pixel_size(OpaquePointer(raw), pixelSize)
     }
+    public var iconName: String? {
+        get { string(gtk_image_get_icon_name(OpaquePointer(raw))) }
+        set { gtk_image_set_from_icon_name(OpaquePointer(raw), newValue) }
+    }
 }
 
 @MainActor

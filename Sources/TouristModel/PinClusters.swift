@@ -20,6 +20,12 @@ public struct PinClusters: Sendable {
         let y: Double
 
         public var count: Int { pins.count }
+
+        /// "12 pins near 48.86, 2.29": the group's name for screen readers and its tooltip.
+        public var accessibleName: String {
+            "\(count) pins near \(NumberText.fixed(coordinate.latitude, decimals: 2)), "
+                + NumberText.fixed(coordinate.longitude, decimals: 2)
+        }
     }
 
     public static let tileSize = 256.0

@@ -22,10 +22,12 @@ final class AlbumPage {
     private let map: MapView
     private let mapClamp: Clamp
 
-    init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource) {
+    init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource, firstScreen: (photos: Int, scaleFactor: Int32)) {
         self.pin = pin
         self.loader = loader
         grid = PhotoGrid(loader: loader)
+        // Decoding runs on other threads while the rest of the page is built.
+        grid.prefetch(count: firstScreen.photos, scaleFactor: firstScreen.scaleFactor)
         map = MapView(source: tiles, interactive: false)
         mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 120)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
@@ -77,6 +79,11 @@ final class AlbumPage {
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.loader) }
         grid.onPhotoShown = { id in Trace.shared?.event("photo_shown", ["photo": .int(Int(id))]) }
+        if Trace.shared != nil {
+            grid.onVisibleShown = { [unowned self] count in
+                Trace.shared?.eventAfterNextPaint("visible_painted", of: self.root, ["cells": .int(count)])
+            }
+        }
         loader.onChange = { [unowned self] change in
             self.grid.apply(change)
             self.updateChrome()

@@ -8,11 +8,26 @@ enum AppStyle {
         background: none;
         box-shadow: none;
         color: #e01b24;
-        -gtk-icon-shadow: 0 1px 2px rgba(0, 0, 0, 0.6);
+        /* No blur: the cairo renderer blurs again on every frame, for every pin. */
+        -gtk-icon-shadow: 0 1px rgba(0, 0, 0, 0.6);
     }
     button.pin:hover { color: #ff3b42; }
     button.pin:focus-visible { outline: 2px solid @accent_color; outline-offset: 1px; }
     button.pin.deletable { color: #9a9996; }
+    button.pin-group {
+        min-width: 34px;
+        min-height: 34px;
+        padding: 0 4px;
+        border-radius: 17px;
+        background-color: #e01b24;
+        color: white;
+        font-weight: bold;
+        border: 3px solid rgba(255, 255, 255, 0.85);
+    }
+    button.pin-group:hover { background-color: #ff3b42; }
+    button.pin-group:focus-visible { outline: 2px solid @accent_color; outline-offset: 3px; }
+    .photo-cell.loading image, .photo-cell.failed image { opacity: 0.45; }
+    .photo-cell.loading { background-color: alpha(currentColor, 0.06); }
     .map-card {
         background-color: @popover_bg_color;
         color: @popover_fg_color;

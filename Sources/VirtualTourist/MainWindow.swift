@@ -39,7 +39,9 @@ final class MainWindow {
         addActions()
         window.onChange(of: "default-height") { [unowned self] in
             self.albumPage?.fit(windowHeight: self.window.defaultSize.height)
+            self.mapPage.sizeChanged()
         }
+        window.onChange(of: "default-width") { [unowned self] in self.mapPage.sizeChanged() }
         window.onCloseRequest { [unowned self] in
             self.saveWindowState()
             return false
@@ -71,6 +73,8 @@ final class MainWindow {
         actions.append(Action("preferences", in: application) { [unowned self] in
             PreferencesDialog(app: self.app, parent: self.window).present()
         })
+        // Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
+        actions.append(Action("open-pin", in: application, int64: { [unowned self] id in self.openPin(id: id) }))
         actions.append(Action("about", in: application) { [unowned self] in About.present(parent: self.window) })
         ShortcutsWindow.install(on: window)
         application.setAccels("win.back", "Escape", "<Alt>Left")
@@ -101,7 +105,12 @@ final class MainWindow {
         }
         Trace.shared?.resetGap()
         Trace.shared?.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
-        let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles)
+        let size = window.width > 0 ? (window.width, window.height) : window.defaultSize
+        let cell = Int(PhotoGrid.cellSize) + 8
+        let firstScreen = (photos: max(1, Int(size.0) / cell) * (Int(size.1) / cell + 1),
+                           scaleFactor: gtk_widget_get_scale_factor(window.widget))
+        let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
+                             firstScreen: firstScreen)
         page.onBack = { [unowned self] in self.goBack() }
         page.showToast = { [unowned self] toast in self.toasts.add(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
@@ -110,6 +119,14 @@ final class MainWindow {
         leaflet.append(page.root)
         leaflet.show(page.root)
         page.root.grabFocus()
+    }
+
+    private func openPin(id: Int64) {
+        guard let pin = (try? app.store?.pin(id: id)) ?? nil else {
+            showToast("That pin no longer exists")
+            return
+        }
+        openAlbum(for: pin)
     }
 
     private func openViewer(_ photo: Photo, fileURL: URL?) {
@@ -159,6 +176,7 @@ final class MainWindow {
         leaflet.remove(albumPage.root)
         self.albumPage = nil
         Trace.shared?.gapEvent()
+        Trace.shared?.event("album_closed")
     }
 
     // MARK: Deleting pins, with undo

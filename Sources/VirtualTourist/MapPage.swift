@@ -10,7 +10,7 @@ final class MapPage {
     let map: MapView
     private let editButton = ToggleButton(label: "Edit")
     private let banner: Revealer
-    private var markers: [Int64: PinMarker] = [:]
+    private let pins: PinLayer
     private let viewportSaver = Debouncer(milliseconds: 400)
     private var contextMenu: Popover?
     private var introduction: IntroductionCard?
@@ -28,6 +28,7 @@ final class MapPage {
     init(app: TouristApplication, tiles: TileSource) {
         self.app = app
         map = MapView(source: tiles)
+        pins = PinLayer(map: map, fallbackSize: (Int32(app.settings.windowWidth ?? 960), Int32(app.settings.windowHeight ?? 680)))
         map.setAccessibleLabel("World map")
         map.setExpand(horizontal: true, vertical: true)
 
@@ -62,6 +63,7 @@ final class MapPage {
         map.onViewportChanged { [unowned self] in
             self.viewportSaver.schedule { [unowned self] in self.saveViewport() }
         }
+        pins.onActivate = { [unowned self] pin in self.pinActivated(pin) }
         addGestures()
         loadPins()
     }
@@ -94,24 +96,18 @@ final class MapPage {
     private func loadPins() {
         guard let store = app.store else { return }
         do {
-            for pin in try store.pins() { add(pin) }
+            pins.setPins(try store.pins())
         } catch {
             Log.error("Could not load pins: \(error.localizedDescription)")
         }
     }
 
-    func add(_ pin: Pin) {
-        guard let id = pin.id, markers[id] == nil else { return }
-        let marker = PinMarker(pin: pin) { [unowned self] pin in self.pinActivated(pin) }
-        marker.isDeletable = isEditing
-        markers[id] = marker
-        map.addMarker(marker.marker)
-    }
+    func add(_ pin: Pin) { pins.add(pin) }
 
-    func remove(_ pin: Pin) {
-        guard let id = pin.id, let marker = markers.removeValue(forKey: id) else { return }
-        map.removeMarker(marker.marker)
-    }
+    func remove(_ pin: Pin) { pins.remove(pin) }
+
+    /// The window changed size: the visible area may hold other pins.
+    func sizeChanged() { pins.update(force: true) }
 
     private func pinActivated(_ pin: Pin) {
         // The click that opened the album never reaches the map: stop its long-press timer.
@@ -144,7 +140,7 @@ final class MapPage {
         let editing = isEditing
         editButton.label = editing ? "Done" : "Edit"
         banner.isRevealed = editing
-        for marker in markers.values { marker.isDeletable = editing }
+        pins.isDeletable = editing
     }
 
     // MARK: Input

@@ -1,13 +1,14 @@
 import GtkKit
 import TouristModel
 
-/// One recycled grid cell: a square picture with a spinner or error icon over it.
+/// One recycled grid cell: a square picture with a status icon over it (loading or failed).
+/// GTK 4.8's grid keeps ~30 rows of cells alive, so a cell is kept small: no spinner (hundreds of
+/// animated spinners cost a frame's budget on their own), one overlay icon.
 @MainActor
 final class PhotoCell {
     let root: Overlay
     private let picture = Picture()
-    private let spinner = Spinner()
-    private let errorIcon = Image(icon: "dialog-warning-symbolic", pixelSize: 32)
+    private let statusIcon = Image(icon: "image-loading-symbolic", pixelSize: 32)
     private var photoID: Int64?
     private var loadTask: Task<Void, Never>?
     private var pendingTap: UInt32 = 0
@@ -20,11 +21,8 @@ final class PhotoCell {
         picture.setSizeRequest(width: size, height: size)
         root = Overlay(child: picture)
         root.addCSSClass("photo-cell")
-        spinner.setAlign(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_CENTER)
-        spinner.setSizeRequest(width: 32, height: 32)
-        errorIcon.setAlign(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_CENTER)
-        root.addOverlay(spinner)
-        root.addOverlay(errorIcon)
+        statusIcon.setAlign(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_CENTER)
+        root.addOverlay(statusIcon)
         addGestures()
     }
 
@@ -38,20 +36,39 @@ final class PhotoCell {
         case .shown: (false, false, "Photo \(index + 1) of \(total): \(title)")
         case .failed: (false, true, "Photo \(index + 1) of \(total) could not be downloaded; activate to try again")
         }
-        spinner.isVisible = loading
-        spinner.isSpinning = loading
-        errorIcon.isVisible = failed
+        statusIcon.isVisible = loading || failed
+        if loading || failed { statusIcon.iconName = failed ? "dialog-warning-symbolic" : "image-loading-symbolic" }
         if failed { root.addCSSClass("failed") } else { root.removeCSSClass("failed") }
+        if loading { root.addCSSClass("loading") } else { root.removeCSSClass("loading") }
         root.setAccessibleLabel(label)
     }
 
+    private var pendingLoad: (decode: () async -> Texture?, shown: () -> Void)?
+
+    /// Remembers how to load the photo; `startLoad` runs it once the cell is near the screen.
+    func prepareLoad(_ decode: @escaping () async -> Texture?, shown: @escaping () -> Void) {
+        loadTask?.cancel()
+        loadTask = nil
+        pendingLoad = (decode, shown)
+    }
+
+    var hasPendingLoad: Bool { pendingLoad != nil }
+
+    func startLoad() {
+        guard let (decode, shown) = pendingLoad else { return }
+        pendingLoad = nil
+        load(decode, shown: shown)
+    }
+
     /// Decodes off the main thread; the result is dropped if the cell was recycled meanwhile.
-    func load(_ decode: @escaping () async -> Texture?, shown: @escaping () -> Void) {
+    private func load(_ decode: @escaping () async -> Texture?, shown: @escaping () -> Void) {
         loadTask?.cancel()
         let id = photoID
         loadTask = Task { [weak self] in
             let texture = await decode()
-            guard let self, !Task.isCancelled, self.photoID == id, let texture, let id else { return }
+            guard let self, !Task.isCancelled, self.photoID == id else { return }
+            self.loadTask = nil
+            guard let texture, let id else { return }
             self.setTexture(texture, for: id)
             shown()
         }
@@ -59,10 +76,14 @@ final class PhotoCell {
 
     func setTexture(_ texture: Texture, for id: Int64) {
         guard photoID == id else { return }
+        pendingLoad = nil
         picture.setTexture(texture)
     }
 
     var boundPhotoID: Int64? { photoID }
+
+    /// A decode for this cell is still running.
+    var isLoading: Bool { loadTask != nil }
 
     private func cancelPendingTap() {
         MainLoop.remove(source: pendingTap)
@@ -72,6 +93,7 @@ final class PhotoCell {
     func cancelLoad() {
         loadTask?.cancel()
         loadTask = nil
+        pendingLoad = nil
     }
 
     /// Forgets the photo entirely: the cell is about to show another one.

@@ -17,6 +17,8 @@ final class PhotoGrid {
     var onRemove: ((Int64) -> Void)?
     var onOpen: ((Photo) -> Void)?
     var onPhotoShown: ((Int64) -> Void)?
+    /// Called once, when the cells first bound all show their photos (for the trace).
+    var onVisibleShown: ((Int) -> Void)?
 
     init(loader: AlbumLoader) {
         self.loader = loader
@@ -30,6 +32,7 @@ final class PhotoGrid {
         // The grid must be the scrolled window's direct child, or its items are not recycled.
         root = ScrolledWindow(child: grid)
         root.setExpand(horizontal: true, vertical: true)
+        root.onScroll { [unowned self] in self.scheduleLoads() }
         setup = { [unowned self] item in
             let cell = PhotoCell(size: Self.cellSize)
             cell.onTap = { [unowned self] id in self.tapped(id) }
@@ -57,8 +60,41 @@ final class PhotoGrid {
         reload()
     }
 
+    /// Items join the list a screenful per frame: GTK 4.8's grid makes a cell widget for every
+    /// item within ~30 rows, and making hundreds in one frame stalls the main loop for 50 ms.
+    /// The list is always a prefix of the album, so changes beyond it need no splice.
+    private static let itemsPerFrame = 21
+    private var fillScheduled = false
+
     func reload() {
-        list.replaceAll(loader.state.cells.map { Self.key($0.photo) })
+        list.replaceAll(loader.state.cells.prefix(Self.itemsPerFrame).map { Self.key($0.photo) })
+        scheduleFill()
+    }
+
+    private func scheduleFill() {
+        guard !fillScheduled, list.count < loader.state.cells.count else { return }
+        fillScheduled = true
+        if let clock = FrameClock(widget: grid) {
+            clock.afterNextPaint { [weak self] in self?.fillMore() }
+            return
+        }
+        // Not on screen yet: continue once it is.
+        var id: gulong = 0
+        id = Signal.connect(grid.raw, "map", { [weak self, grid] in
+            Signal.disconnect(grid.raw, id)
+            self?.fillScheduled = false
+            self?.scheduleFill()
+        })
+    }
+
+    private func fillMore() {
+        fillScheduled = false
+        let album = loader.state.cells
+        let start = list.count
+        guard start < album.count else { return }
+        list.splice(at: start, removing: 0,
+                    adding: album[start..<min(album.count, start + Self.itemsPerFrame)].map { Self.key($0.photo) })
+        scheduleFill()
     }
 
     func apply(_ change: AlbumLoader.Change) {
@@ -67,12 +103,16 @@ final class PhotoGrid {
         case .reset:
             reload()
         case .updated(let index) where index < cells.count:
-            list.splice(at: index, removing: 1, adding: [Self.key(cells[index].photo)])
+            // Re-bind the cell in place: a list splice would make the grid lay out every cell
+            // again, once per arriving photo. A photo without a cell is bound when scrolled to.
+            let id = cells[index].photo.id
+            if let cell = self.cells.values.first(where: { $0.boundPhotoID == id }) { bind(cell, at: index) }
         case .removed(let index):
-            list.splice(at: index, removing: 1, adding: [])
+            if index < list.count { list.splice(at: index, removing: 1, adding: []) }
             relabelBoundCells()
+            scheduleFill()
         case .inserted(let index) where index < cells.count:
-            list.splice(at: index, removing: 0, adding: [Self.key(cells[index].photo)])
+            if index <= list.count { list.splice(at: index, removing: 0, adding: [Self.key(cells[index].photo)]) }
             relabelBoundCells()
         default:
             reload()
@@ -94,9 +134,13 @@ final class PhotoGrid {
     private static func key(_ photo: Photo) -> String { String(photo.id ?? -1) }
 
     private func bind(_ item: ListItem) {
-        let position = item.position
+        guard let cell = cells[item.key] else { return }
+        bind(cell, at: item.position)
+    }
+
+    private func bind(_ cell: PhotoCell, at position: Int) {
         let album = loader.state.cells
-        guard let cell = cells[item.key], position < album.count else { return }
+        guard position < album.count else { return }
         let state = album[position]
         cell.bind(state, index: position, total: album.count)
         guard case .shown(let photo) = state, let id = photo.id else { return }
@@ -105,13 +149,63 @@ final class PhotoGrid {
             return
         }
         guard let url = loader.fileURL(for: photo) else { return }
-        cell.load { [weak self] in
-            let texture = await Texture.load(path: url.path, maxSize: Self.cellSize * 2)
-            if let texture { self?.textures[id] = texture }
-            return texture
+        let side = Self.cellSize * max(1, gtk_widget_get_scale_factor(grid.widget))
+        cell.prepareLoad { [textures] in
+            await textures.texture(for: id, path: url.path, side: side)
         } shown: { [weak self] in
             self?.onPhotoShown?(id)
+            self?.checkVisibleShown()
         }
+        scheduleLoads()
+    }
+
+    /// Starts decoding the first screenful while the page is still being built, so the first
+    /// frame of a stored album can already show photos.
+    func prefetch(count: Int, scaleFactor: Int32) {
+        let side = Self.cellSize * max(1, scaleFactor)
+        for case .shown(let photo) in loader.state.cells.prefix(count) {
+            guard let id = photo.id, let url = loader.fileURL(for: photo) else { continue }
+            textures.prefetch(id: id, path: url.path, side: side)
+        }
+    }
+
+    // MARK: Decoding what is on screen first
+
+    private var loadsScheduled = false
+
+    /// GTK 4.8 binds ~30 rows of cells, most of them off screen: decode only the cells within a
+    /// screen of the visible area, after the frame that placed them, and again as the user scrolls.
+    private func scheduleLoads() {
+        guard !loadsScheduled, let clock = FrameClock(widget: grid) else { return }
+        loadsScheduled = true
+        clock.afterNextPaint { [weak self] in
+            self?.loadsScheduled = false
+            self?.loadNearCells()
+        }
+    }
+
+    private func loadNearCells() {
+        let height = Double(gtk_widget_get_height(root.widget))
+        guard height > 0 else { return }
+        let near = cells.values.filter { $0.hasPendingLoad && isNear($0, height: height, margin: height) }
+        // Top to bottom, so the rows the user looks at first come first.
+        for cell in near.sorted(by: { (root.top(of: $0.root) ?? 0) < (root.top(of: $1.root) ?? 0) }) { cell.startLoad() }
+        checkVisibleShown()
+    }
+
+    private func isNear(_ cell: PhotoCell, height: Double, margin: Double) -> Bool {
+        guard gtk_widget_get_mapped(cell.root.widget).isTrue, let top = root.top(of: cell.root) else { return false }
+        return top + Double(Self.cellSize) >= -margin && top <= height + margin
+    }
+
+    /// Reports (once, for the trace) when every cell in the visible area shows its photo.
+    private func checkVisibleShown() {
+        guard let report = onVisibleShown else { return }
+        let height = Double(gtk_widget_get_height(root.widget))
+        let visible = cells.values.filter { $0.boundPhotoID != nil && isNear($0, height: height, margin: 0) }
+        guard !visible.isEmpty, !visible.contains(where: { $0.isLoading || $0.hasPendingLoad }) else { return }
+        onVisibleShown = nil
+        report(visible.count)
     }
 
     private func tapped(_ id: Int64) {
@@ -129,26 +223,6 @@ final class PhotoGrid {
         case .shown(let photo): onOpen?(photo)
         case .failed: loader.retry(photoID: id)
         case .placeholder: break
-        }
-    }
-}
-
-/// Recently decoded cell textures, so re-binding a recycled cell doesn't decode again.
-/// Bounded: a long album must not keep every texture alive.
-@MainActor
-final class TextureCache {
-    private let capacity: Int
-    private var textures: [Int64: Texture] = [:]
-    private var order: [Int64] = []
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    subscript(id: Int64) -> Texture? {
-        get { textures[id] }
-        set {
-            guard let newValue else { return }
-            if textures.updateValue(newValue, forKey: id) == nil { order.append(id) }
-            if order.count > capacity { textures[order.removeFirst()] = nil }
         }
     }
 }

@@ -2,9 +2,10 @@ import GtkKit
 import TouristModel
 
 /// A pin on the map: a button, so it is reachable by keyboard and named for screen readers.
+/// Reused for another pin when the map moves (creating widgets is what costs).
 @MainActor
 final class PinMarker {
-    let pin: Pin
+    private(set) var pin: Pin
     let marker: Marker
     private let button: Button
 
@@ -22,7 +23,14 @@ final class PinMarker {
         button.setAccessibleLabel(pin.accessibleName)
         button.tooltip = pin.accessibleName
         marker = Marker(child: button, latitude: pin.latitude, longitude: pin.longitude)
-        button.onClicked { [pin] in activated(pin) }
+        button.onClicked { [unowned self] in activated(self.pin) }
+    }
+
+    func show(_ pin: Pin) {
+        self.pin = pin
+        button.setAccessibleLabel(pin.accessibleName)
+        button.tooltip = pin.accessibleName
+        marker.move(latitude: pin.latitude, longitude: pin.longitude)
     }
 
     var isDeletable: Bool = false {

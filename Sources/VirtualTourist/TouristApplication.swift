@@ -80,6 +80,8 @@ final class TouristApplication {
         let window = MainWindow(app: self)
         self.window = window
         window.present()
+        Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
+        MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
         if let problem { window.showError(heading: "Saved Data Problem", body: problem) }
         if let store { Self.repairInBackground(store) }
     }

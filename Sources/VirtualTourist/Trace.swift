@@ -6,7 +6,7 @@ import GtkKit
 /// main-loop ticks, measured by a 2 ms timer only while tracing.
 @MainActor
 final class Trace {
-    enum Value { case int(Int), double(Double), string(String) }
+    enum Value { case int(Int), double(Double), string(String), doubles([Double]) }
 
     static private(set) var shared: Trace?
 
@@ -27,8 +27,11 @@ final class Trace {
         lastTick = g_get_monotonic_time()
         MainLoop.timeout(milliseconds: 2) { [unowned self] in
             let now = g_get_monotonic_time()
-            self.longestGapMicroseconds = max(self.longestGapMicroseconds, now - self.lastTick)
+            let gap = now - self.lastTick
+            self.longestGapMicroseconds = max(self.longestGapMicroseconds, gap)
             self.lastTick = now
+            // Each stall over the 8 ms budget, so it can be matched with the events around it.
+            if gap > 10_000 { self.event("stall", ["ms": .double(Double(gap) / 1000)]) }
             return true
         }
     }
@@ -46,9 +49,16 @@ final class Trace {
             case .int(let number): fields.append("\"\(key)\":\(number)")
             case .double(let number): fields.append("\"\(key)\":\(number)")
             case .string(let text): fields.append("\"\(key)\":\(Self.quote(text))")
+            case .doubles(let numbers): fields.append("\"\(key)\":[\(numbers.map { String($0) }.joined(separator: ","))]")
             }
         }
         handle.write(Data(("{" + fields.joined(separator: ",") + "}\n").utf8))
+    }
+
+    /// Records `name` once the next frame of `widget`'s window has been painted.
+    func eventAfterNextPaint(_ name: String, of widget: Widget, _ details: [String: Value] = [:]) {
+        guard let clock = FrameClock(widget: widget) else { return }
+        clock.afterNextPaint { [unowned self] in self.event(name, details) }
     }
 
     func gapEvent() {

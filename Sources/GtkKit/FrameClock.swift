@@ -1,0 +1,36 @@
+/// A widget's GdkFrameClock: its phase signals, and continuous frames on request.
+@MainActor
+public final class FrameClock {
+    public let clock: OpaquePointer
+
+    /// nil until the widget is realized (a presented window is).
+    public init?(widget: Widget) {
+        guard let clock = gtk_widget_get_frame_clock(widget.widget) else { return nil }
+        self.clock = clock
+    }
+
+    private var target: gpointer { UnsafeMutableRawPointer(clock) }
+
+    /// Connects to a phase: "before-paint", "update", "layout", "paint", "after-paint".
+    @discardableResult
+    public func on(_ phase: String, _ handler: @escaping Handler) -> gulong { Signal.connect(target, phase, handler) }
+
+    public func disconnect(_ id: gulong) { Signal.disconnect(target, id) }
+
+    /// Runs `handler` once, after the next frame has been painted.
+    public func afterNextPaint(_ handler: @escaping Handler) {
+        var id: gulong = 0
+        id = on("after-paint") { [target] in
+            Signal.disconnect(target, id)
+            handler()
+        }
+        gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT)
+    }
+
+    /// Asks for a frame every refresh until `endUpdating` (for animations driven from "update").
+    public func beginUpdating() { gdk_frame_clock_begin_updating(clock) }
+    public func endUpdating() { gdk_frame_clock_end_updating(clock) }
+
+    /// The frame's start time in µs on the monotonic clock.
+    public var frameTime: Int { gdk_frame_clock_get_frame_time(clock) }
+}
