@@ -44,6 +44,20 @@ public enum MainLoop {
         })
     }
 
+    /// Runs `body` once, when the loop has nothing more urgent (after pending redraws).
+    @MainActor
+    public static func idle(_ body: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(ClosureBox(body)).toOpaque()
+        g_idle_add_full(G_PRIORITY_LOW, { data in
+            MainActor.assumeIsolated {
+                Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue().body()
+            }
+            return false.g
+        }, box, { data in
+            Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).release()
+        })
+    }
+
     /// Handles a Unix signal (e.g. SIGTERM at logout) on the main loop instead of dying mid-write.
     @MainActor @discardableResult
     public static func onUnixSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Void) -> UInt32 {

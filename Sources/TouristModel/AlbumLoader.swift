@@ -81,6 +81,7 @@ public final class AlbumLoader {
         searchTask = nil
         for task in downloads.values { task.cancel() }
         downloads.removeAll()
+        transferring.removeAll()
     }
 
     public func retry(photoID id: Int64) {
@@ -96,6 +97,7 @@ public final class AlbumLoader {
     /// Removes a photo from the album and the store; its file stays until `discard`.
     public func remove(photoID id: Int64) -> Removal? {
         downloads.removeValue(forKey: id)?.cancel()
+        transferring[id] = nil
         guard let removed = state.remove(id: id) else { return nil }
         let photo = (try? store.deletePhoto(id: id)) ?? removed.cell.photo
         onChange?(.removed(removed.index))
@@ -170,20 +172,33 @@ public final class AlbumLoader {
 
     // MARK: Downloads
 
+    /// Photos whose bytes are still in transfer: the concurrency limit counts these only, so a
+    /// photo being written to disk (fsync) doesn't hold a connection idle.
+    private var transferring: [Int64: Int] = [:]
+    /// Tells a cancelled transfer's late end apart from a newer transfer of the same photo.
+    private var nextTransfer = 0
+
     private func downloadPending() {
-        for photo in state.pendingPhotos where downloads.count < maxConcurrent {
+        for photo in state.pendingPhotos where transferring.count < maxConcurrent {
             guard let id = photo.id, downloads[id] == nil else { continue }
-            downloads[id] = Task { [weak self] in await self?.download(photo, id: id) }
+            nextTransfer += 1
+            let token = nextTransfer
+            transferring[id] = token
+            downloads[id] = Task { [weak self] in await self?.download(photo, id: id, transfer: token) }
         }
     }
 
-    private func download(_ photo: Photo, id: Int64) async {
+    private func download(_ photo: Photo, id: Int64, transfer: Int) async {
         let store = store
         var saved: Photo?
         var failure: Error?
         do {
             guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse("Bad image address") }
-            let data = try await client.get(url, maxBytes: Self.maxImageBytes)
+            let data: Data
+            do {
+                defer { transferDone(id, transfer) }
+                data = try await client.get(url, maxBytes: Self.maxImageBytes)
+            }
             guard ImageCheck.looksLikeImage(data) else { throw PhotoSourceError.notAnImage }
             // fsync and rename: off the main thread.
             saved = try await Task.detached { try store.saveDownloaded(photoId: id, data: data) }.value
@@ -201,6 +216,13 @@ public final class AlbumLoader {
         }
         downloadPending()
         if downloads.isEmpty && !state.isDownloading { onFinished?() }
+    }
+
+    /// The bytes are in (or the transfer failed): the connection can serve the next photo.
+    private func transferDone(_ id: Int64, _ token: Int) {
+        guard transferring[id] == token else { return }
+        transferring[id] = nil
+        if !Task.isCancelled { downloadPending() }
     }
 
     static func isCancellation(_ error: Error) -> Bool {

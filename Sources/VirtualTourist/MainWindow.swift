@@ -76,7 +76,8 @@ final class MainWindow {
         // Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
         actions.append(Action("open-pin", in: application, int64: { [unowned self] id in self.openPin(id: id) }))
         actions.append(Action("about", in: application) { [unowned self] in About.present(parent: self.window) })
-        ShortcutsWindow.install(on: window)
+        // Built when the first frame is out of the way: nobody needs it before.
+        MainLoop.idle { [unowned self] in ShortcutsWindow.install(on: self.window) }
         application.setAccels("win.back", "Escape", "<Alt>Left")
         application.setAccels("win.close", "<Control>w")
         application.setAccels("win.drop-pin", "<Control>d")
@@ -107,7 +108,8 @@ final class MainWindow {
         Trace.shared?.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
         let size = window.width > 0 ? (window.width, window.height) : window.defaultSize
         let cell = Int(PhotoGrid.cellSize) + 8
-        let firstScreen = (photos: max(1, Int(size.0) / cell) * (Int(size.1) / cell + 1),
+        // The grid gets the height left by the header, the place map and the bottom bar (~230 px).
+        let firstScreen = (photos: max(1, Int(size.0) / cell) * (max(0, Int(size.1) - 230) / cell + 1),
                            scaleFactor: gtk_widget_get_scale_factor(window.widget))
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              firstScreen: firstScreen)

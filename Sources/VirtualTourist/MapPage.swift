@@ -93,12 +93,19 @@ final class MapPage {
 
     // MARK: Pins
 
+    /// Read off the main thread and shown when ready, so the map appears at once even with
+    /// thousands of pins.
     private func loadPins() {
         guard let store = app.store else { return }
-        do {
-            pins.setPins(try store.pins())
-        } catch {
-            Log.error("Could not load pins: \(error.localizedDescription)")
+        Task { [weak self] in
+            let loaded = await Task.detached(priority: .userInitiated) { Result { try store.pins() } }.value
+            switch loaded {
+            case .success(let stored):
+                self?.pins.setPins(stored)
+                Trace.shared?.event("pins_shown", ["count": .int(stored.count)])
+            case .failure(let error):
+                Log.error("Could not load pins: \(error.localizedDescription)")
+            }
         }
     }
 

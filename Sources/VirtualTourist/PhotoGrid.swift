@@ -156,7 +156,8 @@ final class PhotoGrid {
             self?.onPhotoShown?(id)
             self?.checkVisibleShown()
         }
-        scheduleLoads()
+        // A prefetched photo is known to be on the first screen: take it as soon as it is decoded.
+        if textures.isDecoding(id) { cell.startLoad() } else { scheduleLoads() }
     }
 
     /// Starts decoding the first screenful while the page is still being built, so the first

@@ -47,8 +47,11 @@ final class PinLayer {
 
     func contains(_ id: Int64) -> Bool { clusters.pins.contains { $0.id == id } }
 
+    /// The stored pins, plus any dropped while they were being read.
     func setPins(_ pins: [Pin]) {
-        clusters = PinClusters(pins: pins, cellSize: clusters.cellSize)
+        let stored = Set(pins.compactMap(\.id))
+        let dropped = clusters.pins.filter { $0.id.map { !stored.contains($0) } ?? false }
+        clusters = PinClusters(pins: pins + dropped, cellSize: clusters.cellSize)
         update(force: true)
     }
 

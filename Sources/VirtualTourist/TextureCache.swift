@@ -25,6 +25,8 @@ final class TextureCache {
         return texture
     }
 
+    func isDecoding(_ id: Int64) -> Bool { decoding[id] != nil }
+
     func prefetch(id: Int64, path: String, side: Int32) {
         guard textures[id] == nil, decoding[id] == nil else { return }
         Task { _ = await texture(for: id, path: path, side: side) }

@@ -18,12 +18,16 @@ final class TouristApplication {
 
     init(configuration: AppConfiguration) {
         self.configuration = configuration
+        Trace.start(environment: configuration.environment)
+        Trace.shared?.event("main")
         application = Application(id: AppConfiguration.applicationID)
         settingsFile = SettingsFile(url: configuration.paths.settingsURL)
         settings = settingsFile.load()
         http = SoupClient(userAgent: configuration.userAgent)
+        Trace.shared?.event("configured")
         g_set_application_name("Virtual Tourist")
         application.onActivate { [unowned self] in self.activate() }
+        application.on("startup") { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
             self.loaders.cancelAll()
@@ -63,11 +67,12 @@ final class TouristApplication {
             return
         }
         Style.load(AppStyle.css)
-        Trace.start(environment: configuration.environment)
+        Trace.shared?.event("activated")
         var problem: String?
         do {
             try configuration.paths.createDirectories()
-            let opened = try Store.openRecovering(paths: configuration.paths)
+            // The full-file check runs in the background (see repairInBackground).
+            let opened = try Store.openRecovering(paths: configuration.paths, deferVerification: true)
             store = opened.store
             if let aside = opened.movedAside {
                 problem = "Your saved pins could not be read, so Virtual Tourist started with an empty list. "
@@ -77,18 +82,28 @@ final class TouristApplication {
             problem = "Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
                 + "\(error.localizedDescription). Pins cannot be dropped until the folder can be written to."
         }
+        Trace.shared?.event("store_opened")
         let window = MainWindow(app: self)
         self.window = window
+        Trace.shared?.event("window_built")
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
         if let problem { window.showError(heading: "Saved Data Problem", body: problem) }
-        if let store { Self.repairInBackground(store) }
+        if let store { repairInBackground(store) }
     }
 
-    /// Photo files and rows left inconsistent by a crash are fixed off the main thread.
-    private static func repairInBackground(_ store: Store) {
-        Task.detached(priority: .utility) {
+    /// Checks the database file, then fixes photo files and rows left inconsistent by a crash,
+    /// off the main thread.
+    private func repairInBackground(_ store: Store) {
+        Task.detached(priority: .utility) { [weak self] in
+            if (try? store.verifyInBackground()) == false {
+                Log.error("The database is damaged; it will be repaired on the next start")
+                await self?.window?.showError(heading: "Saved Data Problem", body:
+                    "Part of your saved pins could not be read. Quit and start Virtual Tourist again to repair it; "
+                    + "the damaged file will be kept next to the new one.")
+                return
+            }
             do {
                 let result = try store.repair()
                 if result.resetRows + result.removedFiles > 0 {

@@ -62,6 +62,8 @@ class Trace:
 class RunningApp:
     def __init__(self, bench: "Bench", dirs: AppDirs, extra_env: dict[str, str] | None = None) -> None:
         self.trace = Trace(dirs.root / "trace.jsonl")
+        # Runs may share a data folder; each starts with its own trace.
+        self.trace.path.unlink(missing_ok=True)
         env = bench.environment(dirs)
         env["VT_TRACE"] = str(self.trace.path)
         env.update(extra_env or {})
@@ -74,7 +76,13 @@ class RunningApp:
         path = OBJECT_PATH + ("/window/1" if window else "")
         args = ["gdbus", "call", "--session", "--dest", APP_ID, "--object-path", path,
                 "--method", "org.gtk.Actions.Activate", name, f"[{parameter}]" if parameter else "[]", "{}"]
-        subprocess.run(args, check=True, capture_output=True, timeout=10)
+        for attempt in range(20):
+            done = subprocess.run(args, capture_output=True, text=True, timeout=10)
+            if done.returncode == 0:
+                return
+            # Right after start the app may not have exported its actions yet.
+            time.sleep(0.1)
+        raise RuntimeError(f"{name}: {done.stderr.strip()}")
 
     def open_pin(self, pin_id: int) -> None:
         self.action("open-pin", f"<int64 {pin_id}>")

@@ -172,3 +172,46 @@ final class StoreTests: XCTestCase {
                                          "tourist.sqlite.corrupt-20270115T080000-2"])
     }
 }
+
+final class DeferredVerificationTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vt-verify-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Damage inside the file (not the header) is found by the background check, and the next
+    /// start moves the file aside before anything reads it.
+    func testDamageFoundInBackgroundIsRepairedOnNextStart() throws {
+        let paths = AppPaths(environment: ["HOME": directory.path])
+        do {
+            let store = try Store.openRecovering(paths: paths).store
+            for index in 0..<3_000 { try store.addPin(latitude: Double(index % 80), longitude: Double(index % 170)) }
+            XCTAssertTrue(try store.verifyInBackground(), "a healthy file passes")
+            try store.close()
+        }
+        // Checkpointed by close; overwrite a page in the middle of the pin table.
+        let handle = try FileHandle(forUpdating: paths.databaseURL)
+        let size = try handle.seekToEnd()
+        XCTAssertGreaterThan(size, 8 * 4096)
+        try handle.seek(toOffset: size / 2 / 4096 * 4096)
+        try handle.write(contentsOf: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }))
+        try handle.close()
+
+        let deferred = try Store.openRecovering(paths: paths, deferVerification: true)
+        XCTAssertNil(deferred.movedAside, "start-up does not read the whole file")
+        XCTAssertFalse(try deferred.store.verifyInBackground())
+        try deferred.store.close()
+
+        let next = try Store.openRecovering(paths: paths, deferVerification: true)
+        XCTAssertNotNil(next.movedAside, "the next start checks and moves the damaged file aside")
+        XCTAssertEqual(try next.store.pinCount(), 0)
+        XCTAssertTrue(try next.store.verifyInBackground())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: paths.databaseURL.path + ".verify"))
+    }
+}
