@@ -3,6 +3,8 @@
 public final class FrameClock {
     public let clock: OpaquePointer
 
+    public init(clock: OpaquePointer) { self.clock = clock }
+
     /// nil until the widget is realized (a presented window is).
     public init?(widget: Widget) {
         guard let clock = gtk_widget_get_frame_clock(widget.widget) else { return nil }
@@ -25,6 +27,22 @@ public final class FrameClock {
             handler()
         }
         gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT)
+    }
+
+    /// Runs `handler` once, after `widget`'s next painted frame; a widget not on screen yet
+    /// waits until it is mapped first.
+    public static func afterNextPaint(of widget: Widget, _ handler: @escaping Handler) {
+        if let clock = FrameClock(widget: widget) {
+            clock.afterNextPaint(handler)
+            return
+        }
+        // The GObject, not the Swift wrapper: the wrapper may be gone by the time it maps.
+        let pointer = widget.widget
+        var id: gulong = 0
+        id = Signal.connect(UnsafeMutableRawPointer(pointer), "map", {
+            Signal.disconnect(UnsafeMutableRawPointer(pointer), id)
+            if let clock = gtk_widget_get_frame_clock(pointer) { FrameClock(clock: clock).afterNextPaint(handler) }
+        })
     }
 
     /// Asks for a frame every refresh until `endUpdating` (for animations driven from "update").

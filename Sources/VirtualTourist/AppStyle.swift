@@ -18,7 +18,7 @@ enum AppStyle {
         min-width: 34px;
         min-height: 34px;
         padding: 0 4px;
-        border-radius: 17px;
+        border-radius: 999px;
         background-color: #e01b24;
         color: white;
         font-weight: bold;

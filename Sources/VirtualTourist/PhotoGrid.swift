@@ -74,17 +74,7 @@ final class PhotoGrid {
     private func scheduleFill() {
         guard !fillScheduled, list.count < loader.state.cells.count else { return }
         fillScheduled = true
-        if let clock = FrameClock(widget: grid) {
-            clock.afterNextPaint { [weak self] in self?.fillMore() }
-            return
-        }
-        // Not on screen yet: continue once it is.
-        var id: gulong = 0
-        id = Signal.connect(grid.raw, "map", { [weak self, grid] in
-            Signal.disconnect(grid.raw, id)
-            self?.fillScheduled = false
-            self?.scheduleFill()
-        })
+        FrameClock.afterNextPaint(of: grid) { [weak self] in self?.fillMore() }
     }
 
     private func fillMore() {
@@ -177,9 +167,9 @@ final class PhotoGrid {
     /// GTK 4.8 binds ~30 rows of cells, most of them off screen: decode only the cells within a
     /// screen of the visible area, after the frame that placed them, and again as the user scrolls.
     private func scheduleLoads() {
-        guard !loadsScheduled, let clock = FrameClock(widget: grid) else { return }
+        guard !loadsScheduled else { return }
         loadsScheduled = true
-        clock.afterNextPaint { [weak self] in
+        FrameClock.afterNextPaint(of: grid) { [weak self] in
             self?.loadsScheduled = false
             self?.loadNearCells()
         }

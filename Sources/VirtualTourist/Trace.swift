@@ -57,8 +57,7 @@ final class Trace {
 
     /// Records `name` once the next frame of `widget`'s window has been painted.
     func eventAfterNextPaint(_ name: String, of widget: Widget, _ details: [String: Value] = [:]) {
-        guard let clock = FrameClock(widget: widget) else { return }
-        clock.afterNextPaint { [unowned self] in self.event(name, details) }
+        FrameClock.afterNextPaint(of: widget) { [unowned self] in self.event(name, details) }
     }
 
     func gapEvent() {

@@ -285,3 +285,23 @@ def test_introduction_shows_once(launch, dirs):
     assert app.find(name="Welcome to Virtual Tourist", showing=True) is None, app.tree_text()
     assert app.find(role="push button", name="Got It", showing=True) is None
     app.stop()
+
+
+# ---------------------------------------------------------------- many pins (issue 6)
+
+def test_pins_too_close_to_tell_apart_are_grouped_and_split_on_tap(launch, dirs, paris):
+    app = launch()
+    for count in range(1, 4):
+        app.key("ctrl+d")
+        wait_for(lambda: len(dirs.pins()) == count, 5, message=f"{count} pin rows")
+    lat, lon = dirs.pins()[0][1:]
+    # Three pins on one spot: one badge, named with the count, instead of three stacked pins.
+    group = app.wait_find(role="push button", name=f"3 pins near {lat:.2f}, {lon:.2f}", timeout=5)
+    assert not app.find_all(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}"), app.tree_text()
+    app.click(group)
+    # Tapping the badge zooms in until the group splits: each pin is its own button again.
+    wait_for(lambda: len(app.find_all(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}")) == 3, 10,
+             message=lambda: "three pin buttons after zooming in\n" + app.tree_text())
+    assert app.find(role="push button", name_re=r"^\d+ pins near") is None
+    app.stop()
+    assert dirs.settings()["mapZoom"] > paris["mapZoom"], "the map zoomed in and kept that zoom"
