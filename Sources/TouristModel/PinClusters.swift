@@ -68,6 +68,11 @@ public struct PinClusters: Sendable {
         return computed
     }
 
+    /// Groups every level ahead of time (off the main thread), so zooming never pays for it.
+    public mutating func computeAllLevels() {
+        for level in 0...Self.maxClusteredLevel { _ = clusters(level: level) }
+    }
+
     /// The clusters whose marker falls inside a `width`×`height` view centred on `center` at
     /// `zoom`, grown by `margin` pixels on each side so a short pan needs no new markers.
     public mutating func visibleClusters(center: Coordinate, zoom: Double, width: Double, height: Double,

@@ -8,8 +8,7 @@ enum AppStyle {
         background: none;
         box-shadow: none;
         color: #e01b24;
-        /* No blur: the cairo renderer blurs again on every frame, for every pin. */
-        -gtk-icon-shadow: 0 1px rgba(0, 0, 0, 0.6);
+        /* No shadow: the cairo renderer draws it again on every frame, for every pin. */
     }
     button.pin:hover { color: #ff3b42; }
     button.pin:focus-visible { outline: 2px solid @accent_color; outline-offset: 1px; }

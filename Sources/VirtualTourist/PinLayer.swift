@@ -19,8 +19,9 @@ final class PinLayer {
     }
 
     private unowned let map: MapView
-    /// 64 px: a pin icon is 32 px, and a group badge 34 px plus its ring.
-    private var clusters = PinClusters(cellSize: 64)
+    /// 80 px: a pin icon is 32 px and a group badge 40 px, so neighbours keep some air; fewer
+    /// markers also means less layout on every frame of a pan.
+    private var clusters = PinClusters(cellSize: 80)
     private var shown: [String: Shown] = [:]
     /// Where markers were last chosen: a pan shorter than the margin keeps them all.
     private var lastCenter: (x: Double, y: Double)?
@@ -53,18 +54,39 @@ final class PinLayer {
         let dropped = clusters.pins.filter { $0.id.map { !stored.contains($0) } ?? false }
         clusters = PinClusters(pins: pins + dropped, cellSize: clusters.cellSize)
         update(force: true)
+        groupAllLevels()
     }
 
     func add(_ pin: Pin) {
         guard let id = pin.id, !contains(id) else { return }
         clusters.add(pin)
         update(force: true)
+        groupAllLevels()
     }
 
     func remove(_ pin: Pin) {
         guard let id = pin.id else { return }
         clusters.remove(id: id)
         update(force: true)
+        groupAllLevels()
+    }
+
+    private var generation = 0
+
+    /// Groups every zoom level in the background; a level reached before that is done is
+    /// grouped on the spot. Dropped if the pins change meanwhile.
+    private func groupAllLevels() {
+        generation += 1
+        let (current, snapshot) = (generation, clusters)
+        Task { [weak self] in
+            let grouped = await Task.detached(priority: .utility) {
+                var copy = snapshot
+                copy.computeAllLevels()
+                return copy
+            }.value
+            guard let self, self.generation == current else { return }
+            self.clusters = grouped
+        }
     }
 
     /// Chooses the markers for the current viewport. Cheap when nothing relevant changed: the
@@ -75,7 +97,7 @@ final class PinLayer {
         let zoom = map.zoom
         let level = PinClusters.level(for: zoom)
         // Enough that a short pan needs no new markers, small enough not to lay out many unseen.
-        let margin = 128.0
+        let margin = 96.0
         let center = PinClusters.project(Coordinate(latitude: map.latitude, longitude: map.longitude), zoom: zoom)
         if !force, level == lastLevel, lastSize == (width, height), let last = lastCenter,
            abs(last.x - center.x) < margin / 2, abs(last.y - center.y) < margin / 2 {
