@@ -73,7 +73,7 @@ final class PinClustersTests: XCTestCase {
     }
 
     func testManyPinsGroupIntoAFewMarkersAtLowZoom() {
-        var rng = SplitMix(seed: 7)
+        var rng = SeededGenerator(seed: 7)
         var pins: [Pin] = []
         for id in 1...5_000 {
             pins.append(pin(Int64(id), Double.random(in: -60...70, using: &rng), Double.random(in: -170...170, using: &rng)))
@@ -83,18 +83,5 @@ final class PinClustersTests: XCTestCase {
                                              width: 1024, height: 768, margin: 128)
         XCTAssertLessThanOrEqual(world.count, (1024 + 256) * (768 + 256) / (40 * 40), "bounded by the screen's cells")
         XCTAssertEqual(clusters.clusters(level: 2).reduce(0) { $0 + $1.count }, 5_000, "no pin is lost or doubled")
-    }
-}
-
-/// A seeded generator, so the random layout is the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
     }
 }
