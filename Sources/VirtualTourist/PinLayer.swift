@@ -44,9 +44,7 @@ final class PinLayer {
         map.onViewportChanged { [unowned self] in self.update(force: false) }
     }
 
-    var count: Int { clusters.pins.count }
-
-    func contains(_ id: Int64) -> Bool { clusters.pins.contains { $0.id == id } }
+    private func contains(_ id: Int64) -> Bool { clusters.pins.contains { $0.id == id } }
 
     /// The stored pins, plus any dropped while they were being read.
     func setPins(_ pins: [Pin]) {
