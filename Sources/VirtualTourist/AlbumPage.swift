@@ -22,12 +22,16 @@ final class AlbumPage {
     private let map: MapView
     private let mapClamp: Clamp
 
-    init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource, firstScreen: (photos: Int, scaleFactor: Int32)) {
+    init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
+         window: (width: Int32, height: Int32, scaleFactor: Int32)) {
         self.pin = pin
         self.loader = loader
         grid = PhotoGrid(loader: loader)
-        // Decoding runs on other threads while the rest of the page is built.
-        grid.prefetch(count: firstScreen.photos, scaleFactor: firstScreen.scaleFactor)
+        // Decoding runs on other threads while the rest of the page is built. The grid gets the
+        // height left by the header, the place map and the bottom bar (~230 px).
+        let cell = Int(PhotoGrid.cellSize) + 8
+        let firstScreen = max(1, Int(window.width) / cell) * (max(0, Int(window.height) - 230) / cell + 1)
+        grid.prefetch(count: firstScreen, scaleFactor: window.scaleFactor)
         map = MapView(source: tiles, interactive: false)
         mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 120)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)

@@ -106,13 +106,9 @@ final class MainWindow {
         }
         Trace.shared?.resetGap()
         Trace.shared?.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
-        let size = window.width > 0 ? (window.width, window.height) : window.defaultSize
-        let cell = Int(PhotoGrid.cellSize) + 8
-        // The grid gets the height left by the header, the place map and the bottom bar (~230 px).
-        let firstScreen = (photos: max(1, Int(size.0) / cell) * (max(0, Int(size.1) - 230) / cell + 1),
-                           scaleFactor: gtk_widget_get_scale_factor(window.widget))
+        let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
-                             firstScreen: firstScreen)
+                             window: (size.width, size.height, gtk_widget_get_scale_factor(window.widget)))
         page.onBack = { [unowned self] in self.goBack() }
         page.showToast = { [unowned self] toast in self.toasts.add(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }

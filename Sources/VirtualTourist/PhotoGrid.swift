@@ -17,7 +17,7 @@ final class PhotoGrid {
     var onRemove: ((Int64) -> Void)?
     var onOpen: ((Photo) -> Void)?
     var onPhotoShown: ((Int64) -> Void)?
-    /// Called once, when the cells first bound all show their photos (for the trace).
+    /// Called once, when every cell in view shows its photo (for the trace).
     var onVisibleShown: ((Int) -> Void)?
 
     init(loader: AlbumLoader) {
@@ -61,7 +61,7 @@ final class PhotoGrid {
     }
 
     /// Items join the list a screenful per frame: GTK 4.8's grid makes a cell widget for every
-    /// item within ~30 rows, and making hundreds in one frame stalls the main loop for 50 ms.
+    /// item within dozens of rows, and making hundreds in one frame stalls the main loop for 50 ms.
     /// The list is always a prefix of the album, so changes beyond it need no splice.
     private static let itemsPerFrame = 21
     private var fillScheduled = false
@@ -164,7 +164,7 @@ final class PhotoGrid {
 
     private var loadsScheduled = false
 
-    /// GTK 4.8 binds ~30 rows of cells, most of them off screen: decode only the cells within a
+    /// GTK 4.8 binds dozens of rows of cells, most of them off screen: decode only the cells within a
     /// screen of the visible area, after the frame that placed them, and again as the user scrolls.
     private func scheduleLoads() {
         guard !loadsScheduled else { return }
