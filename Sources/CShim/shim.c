@@ -52,8 +52,23 @@ int vt_double_click_time(void) {
     return milliseconds;
 }
 
-void vt_activate_action_uint(GtkWidget *widget, const char *action, guint value) {
-    gtk_widget_activate_action(widget, action, "u", value);
+#define VT_SETTER(name, ctype, gtype, set) \
+    void name(AdwBreakpoint *breakpoint, gpointer object, const char *property, ctype value) { \
+        GValue v = G_VALUE_INIT; \
+        g_value_init(&v, gtype); \
+        set(&v, value); \
+        adw_breakpoint_add_setter(breakpoint, G_OBJECT(object), property, &v); \
+        g_value_unset(&v); \
+    }
+VT_SETTER(vt_breakpoint_add_setter_bool, gboolean, G_TYPE_BOOLEAN, g_value_set_boolean)
+VT_SETTER(vt_breakpoint_add_setter_int, int, G_TYPE_INT, g_value_set_int)
+VT_SETTER(vt_breakpoint_add_setter_uint, guint, G_TYPE_UINT, g_value_set_uint)
+#undef VT_SETTER
+
+void vt_launch_uri(GtkWindow *parent, const char *uri) {
+    GtkUriLauncher *launcher = gtk_uri_launcher_new(uri);
+    gtk_uri_launcher_launch(launcher, parent, NULL, NULL, NULL);  // the task keeps its own ref
+    g_object_unref(launcher);
 }
 
 SoupSession *vt_soup_session_new(const char *user_agent, guint timeout_seconds, guint idle_timeout_seconds,

@@ -1,4 +1,4 @@
-/// libadwaita wrappers (written for libadwaita 1.2, the oldest supported).
+/// libadwaita wrappers: the application, its window, header bars, toasts and status pages.
 @MainActor
 public final class Application: Object {
     public init(id: String) {
@@ -83,26 +83,6 @@ public final class MenuButton: Widget {
     }
 }
 
-/// A title plus a stack of pages navigated like a phone app: swipe back on touch.
-/// AdwLeaflet is what libadwaita 1.2 offers (AdwNavigationView arrived in 1.4).
-@MainActor
-public final class Leaflet: Widget {
-    public init() {
-        super.init(adw_leaflet_new())
-        let leaflet = vt_adw_leaflet(raw)
-        adw_leaflet_set_can_unfold(leaflet, false.g)
-        adw_leaflet_set_can_navigate_back(leaflet, true.g)
-        adw_leaflet_set_transition_type(leaflet, ADW_LEAFLET_TRANSITION_TYPE_SLIDE)
-    }
-    public func append(_ page: Widget) { _ = adw_leaflet_append(vt_adw_leaflet(raw), page.widget) }
-    public func remove(_ page: Widget) { adw_leaflet_remove(vt_adw_leaflet(raw), page.widget) }
-    public func show(_ page: Widget) { adw_leaflet_set_visible_child(vt_adw_leaflet(raw), page.widget) }
-    public var visibleChild: UnsafeMutablePointer<GtkWidget>? { adw_leaflet_get_visible_child(vt_adw_leaflet(raw)) }
-    @discardableResult
-    public func onVisibleChildChanged(_ handler: @escaping Handler) -> gulong { onChange(of: "visible-child", handler) }
-    public var isTransitionRunning: Bool { adw_leaflet_get_child_transition_running(vt_adw_leaflet(raw)).isTrue }
-}
-
 @MainActor
 public final class ToastOverlay: Widget {
     public init(child: Widget) {
@@ -144,16 +124,6 @@ public final class StatusPage: Widget {
     public func setChild(_ child: Widget?) { adw_status_page_set_child(vt_adw_status_page(raw), child?.widget) }
 }
 
-/// AdwMessageDialog with one "close" response (libadwaita 1.2).
-@MainActor
-public enum MessageDialog {
-    public static func show(parent: ApplicationWindow, heading: String, body: String) {
-        let dialog = adw_message_dialog_new(parent.window, heading, body)!
-        adw_message_dialog_add_response(vt_adw_message_dialog(dialog), "close", "Close")
-        gtk_window_present(vt_window(dialog))
-    }
-}
-
 /// An AdwToast the app can update or dismiss while it shows.
 @MainActor
 public final class Toast: Object {
@@ -189,36 +159,6 @@ extension ApplicationWindow {
         let overlay = gtk_builder_get_object(builder, "help_overlay")
         gtk_application_window_set_help_overlay(UnsafeMutablePointer(OpaquePointer(window)), OpaquePointer(overlay))
         g_object_unref(UnsafeMutableRawPointer(builder))
-    }
-}
-
-/// AdwAboutWindow (libadwaita 1.2).
-@MainActor
-public struct AboutWindow {
-    private let window: OpaquePointer
-
-    public init(name: String, icon: String, version: String, developer: String, comments: String,
-                website: String, issueURL: String, copyright: String, license: GtkLicense) {
-        window = OpaquePointer(UnsafeMutableRawPointer(adw_about_window_new()!))
-        adw_about_window_set_application_name(window, name)
-        adw_about_window_set_application_icon(window, icon)
-        adw_about_window_set_version(window, version)
-        adw_about_window_set_developer_name(window, developer)
-        adw_about_window_set_comments(window, comments)
-        adw_about_window_set_website(window, website)
-        adw_about_window_set_issue_url(window, issueURL)
-        adw_about_window_set_copyright(window, copyright)
-        adw_about_window_set_license_type(window, license)
-    }
-
-    /// `text` may hold Pango markup links.
-    public func addLegalSection(title: String, copyright: String?, text: String) {
-        adw_about_window_add_legal_section(window, title, copyright, GTK_LICENSE_CUSTOM, text)
-    }
-
-    public func present(parent: ApplicationWindow) {
-        gtk_window_set_transient_for(vt_window(UnsafeMutableRawPointer(window)), parent.window)
-        gtk_window_present(vt_window(UnsafeMutableRawPointer(window)))
     }
 }
 

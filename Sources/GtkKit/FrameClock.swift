@@ -21,9 +21,9 @@ public final class FrameClock {
 
     /// Runs `handler` once, after the next frame has been painted.
     public func afterNextPaint(_ handler: @escaping Handler) {
-        var id: gulong = 0
-        id = on("after-paint") { [target] in
-            Signal.disconnect(target, id)
+        let connection = Connection()
+        connection.id = on("after-paint") { [target] in
+            Signal.disconnect(target, connection.id)
             handler()
         }
         gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT)
@@ -38,9 +38,9 @@ public final class FrameClock {
         }
         // The GObject, not the Swift wrapper: the wrapper may be gone by the time it maps.
         let pointer = widget.widget
-        var id: gulong = 0
-        id = Signal.connect(UnsafeMutableRawPointer(pointer), "map", {
-            Signal.disconnect(UnsafeMutableRawPointer(pointer), id)
+        let connection = Connection()
+        connection.id = Signal.connect(UnsafeMutableRawPointer(pointer), "map", {
+            Signal.disconnect(UnsafeMutableRawPointer(pointer), connection.id)
             if let clock = gtk_widget_get_frame_clock(pointer) { FrameClock(clock: clock).afterNextPaint(handler) }
         })
     }
@@ -51,4 +51,10 @@ public final class FrameClock {
 
     /// The frame's start time in µs on the monotonic clock.
     public var frameTime: Int { gdk_frame_clock_get_frame_time(clock) }
+}
+
+/// A handler id known only after connecting, for a one-shot handler that disconnects itself.
+@MainActor
+private final class Connection {
+    var id: gulong = 0
 }

@@ -88,9 +88,9 @@ public final class GridView: Widget {
         set { gtk_single_selection_set_selected(selection, newValue.map { guint($0) } ?? guint(GTK_INVALID_LIST_POSITION)) }
     }
 
-    /// GTK 4.8 has no gtk_grid_view_scroll_to (4.12): the list's own action does the same.
+    /// Scrolls `position` into view and moves keyboard focus to it.
     public func scrollTo(_ position: Int) {
-        activateAction("list.scroll-to-item", uint: UInt32(position))
+        gtk_grid_view_scroll_to(grid, guint(position), GTK_LIST_SCROLL_FOCUS, nil)
     }
 }
 
@@ -110,9 +110,9 @@ public final class ScrolledWindow: Widget {
 
     /// Where `child`'s top edge is, in this window's coordinates (nil when not laid out).
     public func top(of child: Widget) -> Double? {
-        var x = 0.0, y = 0.0
-        guard gtk_widget_translate_coordinates(child.widget, widget, 0, 0, &x, &y).isTrue else { return nil }
-        return y
+        var origin = graphene_point_t(x: 0, y: 0), point = graphene_point_t(x: 0, y: 0)
+        guard gtk_widget_compute_point(child.widget, widget, &origin, &point).isTrue else { return nil }
+        return Double(point.y)
     }
 }
 

@@ -1,17 +1,16 @@
-/// libadwaita 1.2 preference rows.
+/// libadwaita preference rows and the dialog that holds them.
 
+/// AdwPreferencesDialog with one page (a bottom sheet on a phone).
 @MainActor
-public final class PreferencesWindow: Widget {
-    private let page: OpaquePointer
+public final class PreferencesDialog: Widget {
+    private let page: UnsafeMutablePointer<AdwPreferencesPage>
 
-    public init(parent: ApplicationWindow, title: String) {
-        page = OpaquePointer(vt_adw_preferences_page(UnsafeMutableRawPointer(adw_preferences_page_new())))
-        super.init(adw_preferences_window_new())
-        gtk_window_set_transient_for(vt_window(raw), parent.window)
-        gtk_window_set_modal(vt_window(raw), true.g)
-        gtk_window_set_title(vt_window(raw), title)
-        adw_preferences_window_set_search_enabled(vt_adw_preferences_window(raw), false.g)
-        adw_preferences_window_add(vt_adw_preferences_window(raw), UnsafeMutablePointer(page))
+    public init(title: String) {
+        page = vt_adw_preferences_page(UnsafeMutableRawPointer(adw_preferences_page_new()))
+        super.init(adw_preferences_dialog_new())
+        adw_dialog_set_title(vt_adw_dialog(raw), title)
+        adw_preferences_dialog_set_search_enabled(vt_adw_preferences_dialog(raw), false.g)
+        adw_preferences_dialog_add(vt_adw_preferences_dialog(raw), page)
     }
 
     public func addGroup(title: String, description: String = "", rows: [Widget]) {
@@ -19,12 +18,13 @@ public final class PreferencesWindow: Widget {
         adw_preferences_group_set_title(group, title)
         if !description.isEmpty { adw_preferences_group_set_description(group, description) }
         for row in rows { adw_preferences_group_add(group, row.widget) }
-        adw_preferences_page_add(UnsafeMutablePointer(page), group)
+        adw_preferences_page_add(page, group)
     }
 
-    public func present() { gtk_window_present(vt_window(raw)) }
+    public func present(over parent: Widget) { adw_dialog_present(vt_adw_dialog(raw), parent.widget) }
+    /// After the dialog has closed.
     @discardableResult
-    public func onCloseRequest(_ handler: @escaping BoolHandler) -> gulong { Signal.connect(raw, "close-request", returning: handler) }
+    public func onClosed(_ handler: @escaping Handler) -> gulong { on("closed", handler) }
 }
 
 /// A row choosing one of several labels.
@@ -54,22 +54,15 @@ public final class EntryRow: Widget {
     public func onChanged(_ handler: @escaping Handler) { on("changed", handler) }
 }
 
-/// An action row with a spin button at its end.
+/// AdwSpinRow: a number in a range.
 @MainActor
 public final class SpinRow: Widget {
-    private let spin: UnsafeMutablePointer<GtkWidget>
-
     public init(title: String, subtitle: String = "", value: Int, range: ClosedRange<Int>) {
-        spin = gtk_spin_button_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1)
-        super.init(adw_action_row_new())
+        super.init(adw_spin_row_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1))
         adw_preferences_row_set_title(vt_adw_preferences_row(raw), title)
         if !subtitle.isEmpty { adw_action_row_set_subtitle(vt_adw_action_row(raw), subtitle) }
-        gtk_spin_button_set_value(OpaquePointer(spin), Double(value))
-        gtk_widget_set_valign(spin, GTK_ALIGN_CENTER)
-        vt_accessible_set_label(spin, title)
-        adw_action_row_add_suffix(vt_adw_action_row(raw), spin)
-        adw_action_row_set_activatable_widget(vt_adw_action_row(raw), spin)
+        adw_spin_row_set_value(vt_adw_spin_row(raw), Double(value))
     }
-    public var value: Int { Int(gtk_spin_button_get_value_as_int(OpaquePointer(spin))) }
-    public func onChanged(_ handler: @escaping Handler) { Signal.connect(UnsafeMutableRawPointer(spin), "value-changed", handler) }
+    public var value: Int { Int(adw_spin_row_get_value(vt_adw_spin_row(raw)).rounded()) }
+    public func onChanged(_ handler: @escaping Handler) { onChange(of: "value", handler) }
 }

@@ -90,10 +90,21 @@ open class Widget: Object {
     public func addController(_ controller: EventController) {
         gtk_widget_add_controller(widget, vt_event_controller(controller.raw))
     }
+    /// Forgets every gesture in progress on this widget, its own controllers included (a press
+    /// whose release went to another page would otherwise stay active until the widget dies, and
+    /// libshumate's map crashes when it finalises with a gesture still active).
+    public func resetControllers() {
+        let controllers = gtk_widget_observe_controllers(widget)
+        defer { g_object_unref(UnsafeMutableRawPointer(controllers)) }
+        for index in 0..<g_list_model_get_n_items(controllers) {
+            guard let item = g_list_model_get_item(controllers, index) else { continue }
+            gtk_event_controller_reset(vt_event_controller(item))
+            g_object_unref(item)
+        }
+    }
     @discardableResult public func grabFocus() -> Bool { gtk_widget_grab_focus(widget).isTrue }
     public var width: Int32 { gtk_widget_get_width(widget) }
     public var height: Int32 { gtk_widget_get_height(widget) }
-    public func activateAction(_ name: String, uint value: UInt32) { vt_activate_action_uint(widget, name, value) }
     public var focusable: Bool {
         get { gtk_widget_get_focusable(widget).isTrue }
         set { gtk_widget_set_focusable(widget, newValue.g) }
@@ -211,7 +222,7 @@ public final class Popover: Widget {
 public enum Style {
     public static func load(_ css: String) {
         let provider = gtk_css_provider_new()
-        gtk_css_provider_load_from_data(provider, css, -1)
+        gtk_css_provider_load_from_string(provider, css)
         gtk_style_context_add_provider_for_display(gdk_display_get_default(), OpaquePointer(provider),
                                                    guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
         g_object_unref(provider)

@@ -1,10 +1,10 @@
 import GtkKit
 
-/// The About window, with attribution for the map data and the photo services.
+/// The About dialog, with attribution for the map data and the photo services.
 @MainActor
 enum About {
-    static func present(parent: ApplicationWindow) {
-        let about = AboutWindow(
+    static func present(over parent: Widget) {
+        let about = AboutDialog(
             name: "Virtual Tourist", icon: AppConfiguration.applicationID, version: AppConfiguration.version,
             developer: "The Virtual Tourist developers",
             comments: "Drop pins on a world map and see photos taken near each place.",
@@ -14,6 +14,6 @@ enum About {
             "Map tiles and data from <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a>, available under the Open Database License.")
         about.addLegalSection(title: "Photos", copyright: nil, text:
             "Photos come from <a href=\"https://commons.wikimedia.org\">Wikimedia Commons</a> or <a href=\"https://www.flickr.com\">Flickr</a> and belong to their authors; each photo shows its author and licence. This product uses the Flickr API but is not endorsed or certified by SmugMug, Inc.")
-        about.present(parent: parent)
+        about.present(over: parent)
     }
 }

@@ -5,9 +5,8 @@ import TouristModel
 /// progress and "New Collection".
 @MainActor
 final class AlbumPage {
-    let root = Box(GTK_ORIENTATION_VERTICAL)
+    let page: NavigationPage
     let pin: Pin
-    var onBack: (() -> Void)?
     var onOpenPhoto: ((Photo, AlbumLoader) -> Void)?
     var showToast: ((Toast) -> Void)?
 
@@ -21,6 +20,7 @@ final class AlbumPage {
     private let title: WindowTitle
     private let map: MapView
     private let mapClamp: Clamp
+    private static var serial = 0
 
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
          window: (width: Int32, height: Int32, scaleFactor: Int32)) {
@@ -33,17 +33,14 @@ final class AlbumPage {
         let firstScreen = max(1, Int(window.width) / cell) * (max(0, Int(window.height) - 230) / cell + 1)
         grid.prefetch(count: firstScreen, scaleFactor: window.scaleFactor)
         map = MapView(source: tiles, interactive: false)
-        mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 120)
+        mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 140)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: "No Images",
                                description: "No photos were found near this place.")
         errorPage = StatusPage(icon: "network-error-symbolic", title: "Could Not Load Photos")
-        let header = HeaderBar()
-        let back = Button(icon: "go-previous-symbolic", label: "Back")
-        back.onClicked { [unowned self] in self.onBack?() }
-        header.packStart(back)
+        let header = HeaderBar()  // its back button comes from the navigation view
         header.setTitle(title)
-        root.append(header)
+        let body = Box(GTK_ORIENTATION_VERTICAL)
 
         map.setSizeRequest(width: -1, height: 64)
         mapClamp.setExpand(vertical: false)
@@ -51,7 +48,7 @@ final class AlbumPage {
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         map.addMarker(PinMarker(pin: pin) { _ in }.marker)
         map.setAccessibleLabel("Map of \(pin.coordinateText)")
-        root.append(mapClamp)
+        body.append(mapClamp)
 
         stack.setExpand(horizontal: true, vertical: true)
         stack.add(grid.root, name: "photos")
@@ -65,7 +62,7 @@ final class AlbumPage {
         stack.add(emptyPage, name: "empty")
         errorPage.setChild(Self.pillButton("Try Again") { [unowned loader] in loader.retrySearch() })
         stack.add(errorPage, name: "error")
-        root.append(stack)
+        body.append(stack)
 
         let bar = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
         bar.addCSSClass("toolbar")
@@ -78,14 +75,28 @@ final class AlbumPage {
         newCollection.setAccessibleDescription("Replace these photos with a different set")
         newCollection.onClicked { [unowned loader] in loader.newCollection() }
         bar.append(newCollection)
-        root.append(bar)
+
+        let content = ToolbarView(content: body)
+        content.addTopBar(header)
+        content.addBottomBar(bar)
+        let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
+        // A short window (a phone in landscape) gives the photos the room: a smaller place map,
+        // then none; a narrow one packs the grid and the bar tighter.
+        bin.addBreakpoint("max-height: 560px", [(mapClamp, "maximum-size", .int(80)),
+                                                (mapClamp, "tightening-threshold", .int(80))])
+        bin.addBreakpoint("max-height: 400px", [(mapClamp, "visible", .bool(false))])
+        bin.addBreakpoint("max-width: 480sp", [(grid.grid, "max-columns", .uint(3)),
+                                               (bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
+                                               (bar, "spacing", .int(6))])
+        Self.serial += 1
+        page = NavigationPage(child: bin, title: pin.coordinateText, tag: "album-\(Self.serial)")
 
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.loader) }
         grid.onPhotoShown = { id in Trace.shared?.event("photo_shown", ["photo": .int(Int(id))]) }
         if Trace.shared != nil {
             grid.onVisibleShown = { [unowned self] count in
-                Trace.shared?.eventAfterNextPaint("visible_painted", of: self.root, ["cells": .int(count)])
+                Trace.shared?.eventAfterNextPaint("visible_painted", of: self.page, ["cells": .int(count)])
             }
         }
         loader.onChange = { [unowned self] change in
@@ -105,11 +116,6 @@ final class AlbumPage {
     private func tracePlaceholders() {
         guard case .filling = loader.state.phase else { return }
         Trace.shared?.event("placeholders_shown", ["count": .int(loader.state.cells.count)])
-    }
-
-    /// Gives the photos most of a short window (a phone in landscape): the map takes ~18 %.
-    func fit(windowHeight: Int32) {
-        mapClamp.maximum = min(140, max(64, windowHeight * 18 / 100))
     }
 
     /// Leaving the album stops its transfers; what is missing resumes when it is opened again.

@@ -2,12 +2,13 @@ import Foundation
 import GtkKit
 import TouristModel
 
-/// The window: a leaflet of the map page and, when a pin is open, its album page.
+/// The window: a navigation view of the map page and, when a pin is open, its album page and
+/// maybe one photo.
 @MainActor
 final class MainWindow {
     private unowned let app: TouristApplication
     let window: ApplicationWindow
-    private let leaflet = Leaflet()
+    private let navigation = NavigationView()
     private let toasts: ToastOverlay
     private let tiles: TileSource
     private(set) var mapPage: MapPage!
@@ -15,13 +16,14 @@ final class MainWindow {
     private var viewer: PhotoViewer?
     private var actions: [Action] = []
     private var pinDeletion: PendingPinDeletion?
+    private var preferences: PreferencesDialog?
 
     init(app: TouristApplication) {
         self.app = app
         window = ApplicationWindow(application: app.application)
         window.title = "Virtual Tourist"
         window.setMinimumSize(width: 360, height: 294)
-        toasts = ToastOverlay(child: leaflet)
+        toasts = ToastOverlay(child: navigation)
         tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.http.session,
                            cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
                            cacheKey: "osm-mapnik")
@@ -32,15 +34,11 @@ final class MainWindow {
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
         mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
-        leaflet.append(mapPage.root)
-        leaflet.onVisibleChildChanged { [unowned self] in self.dropHiddenPages() }
-        leaflet.onChange(of: "child-transition-running") { [unowned self] in self.dropHiddenPages() }
+        navigation.setRoot(mapPage.page)
+        navigation.onPopped { [unowned self] tag in self.popped(tag) }
 
         addActions()
-        window.onChange(of: "default-height") { [unowned self] in
-            self.albumPage?.fit(windowHeight: self.window.defaultSize.height)
-            self.mapPage.sizeChanged()
-        }
+        window.onChange(of: "default-height") { [unowned self] in self.mapPage.sizeChanged() }
         window.onChange(of: "default-width") { [unowned self] in self.mapPage.sizeChanged() }
         window.onCloseRequest { [unowned self] in
             self.saveWindowState()
@@ -54,11 +52,11 @@ final class MainWindow {
     /// Last chance to keep what the user did: pending pin deletions and the map position.
     func shutdown() {
         pinDeletion?.commit()
-        mapPage.saveViewport()
+        mapPage.shutdown()
     }
 
     func showError(heading: String, body: String) {
-        MessageDialog.show(parent: window, heading: heading, body: body)
+        AlertDialog.show(over: window, heading: heading, body: body)
     }
 
     func showToast(_ title: String) {
@@ -71,11 +69,14 @@ final class MainWindow {
         actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
         actions.append(Action("drop-pin", in: window) { [unowned self] in self.mapPage.dropPinAtCenter() })
         actions.append(Action("preferences", in: application) { [unowned self] in
-            PreferencesDialog(app: self.app, parent: self.window).present()
+            guard self.preferences == nil else { return }
+            let dialog = PreferencesDialog(app: self.app)
+            self.preferences = dialog
+            dialog.present(over: self.window) { [unowned self] in self.preferences = nil }
         })
         // Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
         actions.append(Action("open-pin", in: application, int64: { [unowned self] id in self.openPin(id: id) }))
-        actions.append(Action("about", in: application) { [unowned self] in About.present(parent: self.window) })
+        actions.append(Action("about", in: application) { [unowned self] in About.present(over: self.window) })
         // Built when the first frame is out of the way: nobody needs it before.
         MainLoop.idle { [unowned self] in ShortcutsWindow.install(on: self.window) }
         application.setAccels("win.back", "Escape", "<Alt>Left")
@@ -96,7 +97,10 @@ final class MainWindow {
     // MARK: Navigation
 
     private func openAlbum(for pin: Pin) {
-        closeAlbum()
+        if albumPage != nil {
+            navigation.pop(to: mapPage.page)
+            closeAlbum()
+        }
         let loader: AlbumLoader
         do {
             loader = try app.loaders.loader(for: pin)
@@ -109,14 +113,10 @@ final class MainWindow {
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, gtk_widget_get_scale_factor(window.widget)))
-        page.onBack = { [unowned self] in self.goBack() }
         page.showToast = { [unowned self] toast in self.toasts.add(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
         albumPage = page
-        page.fit(windowHeight: window.height > 0 ? window.height : window.defaultSize.height)
-        leaflet.append(page.root)
-        leaflet.show(page.root)
-        page.root.grabFocus()
+        navigation.push(page.page)
     }
 
     private func openPin(id: Int64) {
@@ -131,29 +131,26 @@ final class MainWindow {
         guard albumPage != nil else { return }
         closeViewer()
         let viewer = PhotoViewer(photo: photo, fileURL: fileURL)
-        viewer.onBack = { [unowned self] in self.goBack() }
-        viewer.openURI = { [unowned self] uri in gtk_show_uri(self.window.window, uri, guint32(GDK_CURRENT_TIME)) }
+        viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         self.viewer = viewer
-        leaflet.append(viewer.root)
-        leaflet.show(viewer.root)
+        navigation.push(viewer.page)
     }
 
     private func goBack() {
-        if viewer != nil, let albumPage {
-            leaflet.show(albumPage.root)
-        } else if albumPage != nil {
-            leaflet.show(mapPage.root)
+        if albumPage != nil {
+            navigation.pop()
         } else if mapPage.isEditing {
             mapPage.isEditing = false
         }
     }
 
-    /// Removes pages once they have slid out (by a back button, Esc, Alt+Left or a swipe).
-    private func dropHiddenPages() {
-        guard !leaflet.isTransitionRunning else { return }
-        let visible = leaflet.visibleChild
-        if viewer != nil, visible != viewer?.root.widget { closeViewer() }
-        if albumPage != nil, visible == mapPage.root.widget {
+    /// A page has left (by a back button, Esc, Alt+←, the mouse's back button or a swipe): stop
+    /// what it was doing.
+    private func popped(_ tag: String?) {
+        // Tags, not kinds: a pop animation may end after the next album was opened.
+        if let tag, tag == viewer?.page.tag {
+            closeViewer()
+        } else if let tag, tag == albumPage?.page.tag {
             closeAlbum()
             mapPage.focusMap()
         }
@@ -162,7 +159,6 @@ final class MainWindow {
     private func closeViewer() {
         guard let viewer else { return }
         viewer.close()
-        leaflet.remove(viewer.root)
         self.viewer = nil
     }
 
@@ -171,7 +167,6 @@ final class MainWindow {
         guard let albumPage else { return }
         albumPage.close()
         app.loaders.release(pinID: albumPage.pin.id ?? -1)
-        leaflet.remove(albumPage.root)
         self.albumPage = nil
         Trace.shared?.gapEvent()
         Trace.shared?.event("album_closed")

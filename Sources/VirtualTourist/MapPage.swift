@@ -6,7 +6,7 @@ import TouristModel
 @MainActor
 final class MapPage {
     private unowned let app: TouristApplication
-    let root = Box(GTK_ORIENTATION_VERTICAL)
+    private(set) var page: NavigationPage!
     let map: MapView
     private let editButton = ToggleButton(label: "Edit")
     private let banner: Revealer
@@ -29,7 +29,9 @@ final class MapPage {
         self.app = app
         map = MapView(source: tiles)
         pins = PinLayer(map: map, fallbackSize: (Int32(app.settings.windowWidth ?? 960), Int32(app.settings.windowHeight ?? 680)))
+        // On the focusable map area too: GTK ≥ 4.10 does not expose ShumateSimpleMap's own label.
         map.setAccessibleLabel("World map")
+        Widget(map.mapWidget).setAccessibleLabel("World map")
         map.setExpand(horizontal: true, vertical: true)
 
         let header = HeaderBar()
@@ -41,7 +43,6 @@ final class MapPage {
         ]))
         editButton.setAccessibleDescription("Delete pins by tapping them")
         header.packStart(editButton)
-        root.append(header)
 
         let bannerLabel = Label("Tap Pins to Delete")
         bannerLabel.addCSSClass("edit-banner")
@@ -52,7 +53,9 @@ final class MapPage {
 
         let overlay = Overlay(child: map)
         overlay.addOverlay(banner)
-        root.append(overlay)
+        let content = ToolbarView(content: overlay)
+        content.addTopBar(header)
+        page = NavigationPage(child: content, title: "Virtual Tourist", tag: "map")
         if !app.settings.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
             overlay.addOverlay(card.root)
@@ -74,6 +77,12 @@ final class MapPage {
         let settings = app.settings
         map.zoom = settings.mapZoom ?? 3
         map.center(latitude: settings.mapLatitude ?? 35, longitude: settings.mapLongitude ?? 10)
+    }
+
+    /// The window is going away: nothing may be left half-pressed on the map (see resetControllers).
+    func shutdown() {
+        Widget(map.mapWidget).resetControllers()
+        saveViewport()
     }
 
     func saveViewport() {
@@ -117,8 +126,9 @@ final class MapPage {
     func sizeChanged() { pins.update(force: true) }
 
     private func pinActivated(_ pin: Pin) {
-        // The click that opened the album never reaches the map: stop its long-press timer.
-        for controller in controllers { controller.reset() }
+        // The click that opened the album never reaches the map: stop its long-press timer and
+        // libshumate's own drag and click gestures.
+        Widget(map.mapWidget).resetControllers()
         if isEditing {
             onDeletePin?(pin)
         } else {

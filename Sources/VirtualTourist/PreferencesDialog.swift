@@ -2,36 +2,49 @@ import GtkKit
 import TouristModel
 
 /// Preferences: which service finds photos, the Flickr key, and how many photos an album gets.
-/// Every change is saved at once.
+/// Every change is saved at once. The window keeps this object while the dialog is open.
 @MainActor
 final class PreferencesDialog {
-    private let window: PreferencesWindow
+    private let dialog = GtkKit.PreferencesDialog(title: "Preferences")
     private unowned let app: TouristApplication
+    private let source: ComboRow
+    private let key: EntryRow
+    private let count: SpinRow
+    private static let choices = Settings.SourceChoice.allCases
 
-    init(app: TouristApplication, parent: ApplicationWindow) {
+    init(app: TouristApplication) {
         self.app = app
-        window = PreferencesWindow(parent: parent, title: "Preferences")
         let settings = app.settings
-        let choices = Settings.SourceChoice.allCases
-        let source = ComboRow(title: "Photo Source", options: choices.map(Self.label),
-                              selected: choices.firstIndex(of: settings.source) ?? 0)
-        let key = EntryRow(title: "Flickr API Key", text: settings.flickrAPIKey ?? "", password: true)
-        let count = SpinRow(title: "Photos per Album", subtitle: "How many photos a new album shows",
-                            value: settings.photosPerAlbum, range: Settings.photosPerAlbumRange)
-        source.onSelected { [unowned app] in
-            app.update { $0.source = choices[min(source.selected, choices.count - 1)] }
-        }
-        key.onChanged { [unowned app] in
-            let text = key.text.trimmingCharacters(in: .whitespaces)
-            app.update { $0.flickrAPIKey = text.isEmpty ? nil : text }
-        }
-        count.onChanged { [unowned app] in app.update { $0.photosPerAlbum = count.value } }
-        window.addGroup(title: "Photos",
+        source = ComboRow(title: "Photo Source", options: Self.choices.map(Self.label),
+                          selected: Self.choices.firstIndex(of: settings.source) ?? 0)
+        key = EntryRow(title: "Flickr API Key", text: settings.flickrAPIKey ?? "", password: true)
+        count = SpinRow(title: "Photos per Album", subtitle: "How many photos a new album shows",
+                        value: settings.photosPerAlbum, range: Settings.photosPerAlbumRange)
+        // Weak: each handler lives in its row's GObject, which this object owns; a strong capture
+        // would make a cycle that keeps every opened dialog alive.
+        source.onSelected { [weak self] in self?.save() }
+        key.onChanged { [weak self] in self?.save() }
+        count.onChanged { [weak self] in self?.save() }
+        dialog.addGroup(title: "Photos",
                         description: "Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise.",
                         rows: [source, key, count])
     }
 
-    func present() { window.present() }
+    func present(over parent: Widget, closed: @escaping () -> Void) {
+        dialog.onClosed { closed() }
+        dialog.present(over: parent)
+    }
+
+    private func save() {
+        let choice = Self.choices[min(source.selected, Self.choices.count - 1)]
+        let text = key.text.trimmingCharacters(in: .whitespaces)
+        let photos = count.value
+        app.update {
+            $0.source = choice
+            $0.flickrAPIKey = text.isEmpty ? nil : text
+            $0.photosPerAlbum = photos
+        }
+    }
 
     private static func label(_ choice: Settings.SourceChoice) -> String {
         switch choice {

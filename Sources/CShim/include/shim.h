@@ -51,11 +51,17 @@ VT_CAST(paintable, GdkPaintable, GDK_TYPE_PAINTABLE)
 VT_CAST(texture, GdkTexture, GDK_TYPE_TEXTURE)
 VT_CAST(adw_window, AdwApplicationWindow, ADW_TYPE_APPLICATION_WINDOW)
 VT_CAST(adw_header_bar, AdwHeaderBar, ADW_TYPE_HEADER_BAR)
-VT_CAST(adw_leaflet, AdwLeaflet, ADW_TYPE_LEAFLET)
+VT_CAST(adw_navigation_view, AdwNavigationView, ADW_TYPE_NAVIGATION_VIEW)
+VT_CAST(adw_navigation_page, AdwNavigationPage, ADW_TYPE_NAVIGATION_PAGE)
+VT_CAST(adw_toolbar_view, AdwToolbarView, ADW_TYPE_TOOLBAR_VIEW)
+VT_CAST(adw_breakpoint_bin, AdwBreakpointBin, ADW_TYPE_BREAKPOINT_BIN)
+VT_CAST(adw_dialog, AdwDialog, ADW_TYPE_DIALOG)
+VT_CAST(adw_alert_dialog, AdwAlertDialog, ADW_TYPE_ALERT_DIALOG)
+VT_CAST(adw_about_dialog, AdwAboutDialog, ADW_TYPE_ABOUT_DIALOG)
+VT_CAST(adw_preferences_dialog, AdwPreferencesDialog, ADW_TYPE_PREFERENCES_DIALOG)
+VT_CAST(adw_spin_row, AdwSpinRow, ADW_TYPE_SPIN_ROW)
 VT_CAST(adw_toast_overlay, AdwToastOverlay, ADW_TYPE_TOAST_OVERLAY)
 VT_CAST(adw_status_page, AdwStatusPage, ADW_TYPE_STATUS_PAGE)
-VT_CAST(adw_message_dialog, AdwMessageDialog, ADW_TYPE_MESSAGE_DIALOG)
-VT_CAST(adw_preferences_window, AdwPreferencesWindow, ADW_TYPE_PREFERENCES_WINDOW)
 VT_CAST(adw_preferences_page, AdwPreferencesPage, ADW_TYPE_PREFERENCES_PAGE)
 VT_CAST(adw_preferences_group, AdwPreferencesGroup, ADW_TYPE_PREFERENCES_GROUP)
 VT_CAST(adw_action_row, AdwActionRow, ADW_TYPE_ACTION_ROW)
@@ -99,7 +105,12 @@ void vt_object_set_string(gpointer object, const char *property, const char *val
 void vt_object_set_uint(gpointer object, const char *property, guint value);
 // GtkSettings:gtk-double-click-time in ms (g_object_get is variadic).
 int vt_double_click_time(void);
-void vt_activate_action_uint(GtkWidget *widget, const char *action, guint value);
+// AdwBreakpoint setters take a GValue (adw_breakpoint_add_setters is variadic).
+void vt_breakpoint_add_setter_bool(AdwBreakpoint *breakpoint, gpointer object, const char *property, gboolean value);
+void vt_breakpoint_add_setter_int(AdwBreakpoint *breakpoint, gpointer object, const char *property, int value);
+void vt_breakpoint_add_setter_uint(AdwBreakpoint *breakpoint, gpointer object, const char *property, guint value);
+// GtkUriLauncher is asynchronous; nobody waits for its answer (a failure is logged by GTK).
+void vt_launch_uri(GtkWindow *parent, const char *uri);
 
 // SoupSession's max-conns properties are construct-only, so only g_object_new can set them.
 SoupSession *vt_soup_session_new(const char *user_agent, guint timeout_seconds, guint idle_timeout_seconds,

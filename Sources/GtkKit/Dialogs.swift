@@ -1,0 +1,51 @@
+/// libadwaita's dialogs (AdwDialog family): centred over the window on a desktop, bottom sheets
+/// on a narrow window.
+
+/// AdwAlertDialog with one "close" response.
+@MainActor
+public enum AlertDialog {
+    public static func show(over parent: Widget, heading: String, body: String) {
+        let dialog = adw_alert_dialog_new(heading, body)
+        let alert = vt_adw_alert_dialog(UnsafeMutableRawPointer(dialog))
+        adw_alert_dialog_add_response(alert, "close", "_Close")
+        adw_alert_dialog_set_default_response(alert, "close")
+        adw_alert_dialog_set_close_response(alert, "close")
+        adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
+    }
+}
+
+/// AdwAboutDialog.
+@MainActor
+public struct AboutDialog {
+    private let dialog: OpaquePointer
+
+    public init(name: String, icon: String, version: String, developer: String, comments: String,
+                website: String, issueURL: String, copyright: String, license: GtkLicense) {
+        dialog = vt_adw_about_dialog(UnsafeMutableRawPointer(adw_about_dialog_new()))
+        adw_about_dialog_set_application_name(dialog, name)
+        adw_about_dialog_set_application_icon(dialog, icon)
+        adw_about_dialog_set_version(dialog, version)
+        adw_about_dialog_set_developer_name(dialog, developer)
+        adw_about_dialog_set_comments(dialog, comments)
+        adw_about_dialog_set_website(dialog, website)
+        adw_about_dialog_set_issue_url(dialog, issueURL)
+        adw_about_dialog_set_copyright(dialog, copyright)
+        adw_about_dialog_set_license_type(dialog, license)
+    }
+
+    /// `text` may hold Pango markup links.
+    public func addLegalSection(title: String, copyright: String?, text: String) {
+        adw_about_dialog_add_legal_section(dialog, title, copyright, GTK_LICENSE_CUSTOM, text)
+    }
+
+    /// The dialog is floating until presented; presenting hands it to the window.
+    public func present(over parent: Widget) {
+        adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
+    }
+}
+
+/// Opens a web page in the user's browser (through the portal inside Flatpak).
+@MainActor
+public enum URILauncher {
+    public static func launch(_ uri: String, from window: ApplicationWindow) { vt_launch_uri(window.window, uri) }
+}

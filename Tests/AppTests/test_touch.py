@@ -1,0 +1,259 @@
+"""Touch, for real: the app on GTK's Broadway backend, fingers from headless Chromium (see
+touch.py). Press and hold drops a pin where the finger is, a tap does not; tapping a pin opens
+its album, tapping a photo removes it, an edge swipe goes back, a spread zooms the map in.
+
+Broadway has no accessibility tree, so things are found where they are drawn (touch.Scene) and
+effects are read from what the app stores (its database and settings) and from its trace
+(VT_TRACE: album_opened, album_closed).
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+
+from harness import world_pixel, wait_for
+from touch import BroadwayApp, BroadwayDisplay, Browser, MapView, Picture, Scene, locate_map
+
+PER_ALBUM = 21      # the photosPerAlbum default
+PIN_ICON = 32       # px; the pin's tip is the icon's bottom centre
+
+
+# ---------------------------------------------------------------- fixtures
+
+@pytest.fixture(scope="module")
+def broadway(session_dir, runtime_dir):
+    display = BroadwayDisplay(session_dir, runtime_dir)
+    yield display
+    display.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(session_dir, broadway):
+    chromium = Browser(session_dir, broadway.url)
+    yield chromium
+    chromium.stop()
+
+
+@pytest.fixture
+def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
+    """touch_app() -> a started app on the Broadway display, its map showing; stopped after
+    the test (a screenshot and the app's log are kept when the test failed)."""
+    apps: list[BroadwayApp] = []
+
+    def start() -> BroadwayApp:
+        app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env()}, tmp_path, dirs.root)
+        apps.append(app)
+        app.start()
+        app.wait_for_map()
+        return app
+
+    yield start
+
+    failed = any(getattr(request.node, f"report_{when}", None) is not None
+                 and getattr(request.node, f"report_{when}").failed for when in ("setup", "call"))
+    if failed and any(app.running for app in apps):
+        print(f"\nscreenshot at failure: {browser.screenshot(tmp_path / 'failure.png')}")
+    for app in apps:
+        app.kill()
+    if failed and apps:
+        print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
+    # The next test's window must not be confused with this one's.
+    wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
+             message="the app's surfaces to leave the page")
+
+
+# ---------------------------------------------------------------- helpers
+
+def map_view(app: BroadwayApp, settings: dict) -> MapView:
+    """The main map, centred where the settings say (checked against its tiles)."""
+    return locate_map(app.scene(), settings["mapLatitude"], settings["mapLongitude"], settings["mapZoom"])
+
+
+def pixel_error(view: MapView, location: tuple[float, float], point: tuple[float, float]) -> float:
+    x, y = view.point(*location)
+    return math.hypot(x - point[0], y - point[1])
+
+
+def pin_icon(scene: Scene, tip: tuple[float, float]) -> Picture | None:
+    """The pin icon whose tip (bottom centre) is at `tip`."""
+    for picture in scene.pictures:
+        box = picture.box
+        if abs(box.width - PIN_ICON) < 1 and abs(box.height - PIN_ICON) < 1 \
+                and math.hypot(box.x + box.width / 2 - tip[0], box.bottom - tip[1]) <= 3:
+            return picture
+    return None
+
+
+def drop_pin(app: BroadwayApp, dirs, view: MapView, point: tuple[float, float]) -> tuple[int, float, float]:
+    """Press and hold at `point` until a pin row appears; returns it once its icon shows."""
+    before = dirs.pins()
+    app.touch.long_press(*point, until=lambda: len(dirs.pins()) > len(before),
+                         what="a pin row while the finger is held down")
+    new = [row for row in dirs.pins() if row not in before]
+    assert len(new) == 1, f"one press and hold made {len(new)} pins: {new}"
+    wait_for(lambda: pin_icon(app.scene(), point), 5,
+             message=lambda: f"a pin icon with its tip at {point}:\n{app.scene().describe()}")
+    return new[0]
+
+
+def open_album(app: BroadwayApp, dirs, point: tuple[float, float], pin_id: int) -> None:
+    """Taps the pin whose tip is at `point` and waits for its album."""
+    icon = pin_icon(app.scene(), point)
+    assert icon is not None, f"no pin icon at {point}:\n{app.scene().describe()}"
+    app.touch.tap(*icon.box.center)
+    opened = wait_for(lambda: app.events("album_opened"), 5,
+                      message=lambda: f"the album to open after a tap on the pin; trace: {app.events()}")
+    assert [e["pin"] for e in opened] == [pin_id], opened
+
+
+def photo_rows(dirs, pin_id: int) -> list[tuple[int, int, str]]:
+    return dirs.query("SELECT id, position, state FROM photo WHERE pin_id = ? ORDER BY position", (pin_id,))
+
+
+def wait_photos_shown(app: BroadwayApp, dirs, pin_id: int) -> list[Picture]:
+    """Until every photo is downloaded and the grid shows as many as fit."""
+    wait_for(lambda: (lambda rows: len(rows) == PER_ALBUM and all(r[2] == "downloaded" for r in rows))(
+                 photo_rows(dirs, pin_id)), 20,
+             message=lambda: f"{PER_ALBUM} downloaded photos; rows: {photo_rows(dirs, pin_id)}")
+    # The grid's last row may be cut off: a stable, non-empty count is what fits.
+    seen: list[int] = []
+    def settled():
+        photos = app.scene().photos()
+        seen.append(len(photos))
+        return photos if len(seen) >= 3 and photos and seen[-3:] == [len(photos)] * 3 else None
+    return wait_for(settled, 10, 0.1, lambda: f"the album's photos on the page:\n{app.scene().describe()}")
+
+
+def centre_offset(view: MapView, dx: float, dy: float) -> tuple[float, float]:
+    cx, cy = view.box.center
+    return round(cx + dx), round(cy + dy)
+
+
+# ---------------------------------------------------------------- 1. press and hold
+
+def test_press_and_hold_drops_pin_under_finger(touch_app, dirs, paris):
+    app = touch_app()
+    view = map_view(app, paris)
+    # Off-centre on both axes: a wrong axis, zoom or origin would move the pin.
+    point = centre_offset(view, 150, -100)
+    pin_id, lat, lon = drop_pin(app, dirs, view, point)
+    error = pixel_error(view, (lat, lon), point)
+    assert error <= 1.5, f"pin at {lat:.6f}, {lon:.6f} is {error:.2f} px from the finger at {point}"
+    assert dirs.pins() == [(pin_id, lat, lon)]
+
+
+# ---------------------------------------------------------------- 2. a tap is not a press and hold
+
+def test_tap_on_map_drops_no_pin(touch_app, dirs, paris):
+    app = touch_app()
+    view = map_view(app, paris)
+    tapped = centre_offset(view, -200, 80)
+    app.touch.tap(*tapped)
+    # Then a press and hold elsewhere: the app handles input in order, so once its pin is
+    # stored, a pin from the tap (whose long-press timer would have run out during this hold)
+    # would be stored too.
+    held = centre_offset(view, 120, 60)
+    pin_id, lat, lon = drop_pin(app, dirs, view, held)
+    assert dirs.pins() == [(pin_id, lat, lon)], f"the tap dropped a pin: {dirs.pins()}"
+    assert pixel_error(view, (lat, lon), held) <= 1.5, "the one pin is not where the finger was held"
+    assert pin_icon(app.scene(), tapped) is None, "a pin icon shows where the map was tapped"
+
+
+# ---------------------------------------------------------------- 3. tapping a pin
+
+def test_tap_on_pin_opens_its_album(touch_app, dirs, paris):
+    app = touch_app()
+    view = map_view(app, paris)
+    point = centre_offset(view, -120, -90)
+    pin_id, _, _ = drop_pin(app, dirs, view, point)
+    open_album(app, dirs, point, pin_id)
+    # The album page shows its photos (the map page had none) and the tap dropped nothing.
+    photos = wait_photos_shown(app, dirs, pin_id)
+    assert photos, "the album shows no photos"
+    assert [row[0] for row in dirs.pins()] == [pin_id], f"tapping the pin dropped a pin: {dirs.pins()}"
+
+
+# ---------------------------------------------------------------- 4. tapping a photo
+
+def test_tap_on_photo_removes_it(touch_app, dirs, paris):
+    app = touch_app()
+    view = map_view(app, paris)
+    point = centre_offset(view, 100, 100)
+    pin_id, _, _ = drop_pin(app, dirs, view, point)
+    open_album(app, dirs, point, pin_id)
+    before = wait_photos_shown(app, dirs, pin_id)
+    rows = photo_rows(dirs, pin_id)
+
+    # The grid's first cell (top left) shows the photo at position 0.
+    app.touch.tap(*before[0].visible.center)
+    victim = rows[0][0]
+    after = wait_for(lambda: (lambda r: r if len(r) == PER_ALBUM - 1 else None)(photo_rows(dirs, pin_id)), 5,
+                     message=lambda: f"one photo row to go after a tap; rows: {photo_rows(dirs, pin_id)}")
+    assert victim not in {r[0] for r in after}, f"a tap on the first photo removed another: {after}"
+    assert [r[0] for r in after] == [r[0] for r in rows[1:]], "the other photos changed"
+    assert [r[1] for r in after] == list(range(PER_ALBUM - 1)), "positions have a gap"
+    # On screen too: one photo fewer, unless another moved up into view.
+    expected = min(len(before), PER_ALBUM - 1)
+    wait_for(lambda: len(app.scene().photos()) == expected, 5,
+             message=lambda: f"{expected} photos on the page:\n{app.scene().describe()}")
+    assert app.events("album_closed") == [] and len(app.events("album_opened")) == 1, \
+        f"the tap left the album: {app.events()}"
+
+
+# ---------------------------------------------------------------- 5. edge swipe back
+
+def test_edge_swipe_goes_back_to_map(touch_app, dirs, paris):
+    app = touch_app()
+    view = map_view(app, paris)
+    point = centre_offset(view, -60, 120)
+    pin_id, _, _ = drop_pin(app, dirs, view, point)
+    open_album(app, dirs, point, pin_id)
+    wait_photos_shown(app, dirs, pin_id)
+    # The map page is the window's whole content below the header bar, so its left edge is
+    # the content's. Start on the album's place map (just below the header bar): it is not
+    # interactive, so a finger resting there cannot be taken for a press on a photo.
+    place = wait_for(lambda: [b for b in app.scene().maps() if b.height < view.box.height], 5,
+                     message=lambda: f"the album's place map:\n{app.scene().describe()}")[0]
+    left = view.box.x
+    y = place.y + place.height / 2
+    app.touch.swipe((left + 4, y), (left + view.box.width * 0.8, y), steps=24)
+
+    wait_for(lambda: app.events("album_closed"), 5,
+             message=lambda: f"the album to close after an edge swipe; trace: {app.events()}")
+    # The map page is back: the big map fills the content again and no photo shows.
+    wait_for(lambda: (lambda s: s.maps() and s.maps()[0] == view.box and not s.photos())(app.scene()), 5,
+             message=lambda: f"the map page after the swipe:\n{app.scene().describe()}")
+    assert [row[0] for row in dirs.pins()] == [pin_id]
+
+
+# ---------------------------------------------------------------- 6. spread to zoom
+
+def test_spread_zooms_map_in(touch_app, dirs, paris):
+    app = touch_app()
+    view = map_view(app, paris)
+    start, end = 100.0, 300.0
+    # ~0.5 s of spreading, longer than a long press: the zoom must take both fingers from the
+    # map's press-and-hold, or a pin is dropped on the way.
+    app.touch.spread(view.box.center, start, end, steps=30)
+    expected = paris["mapZoom"] + math.log2(end / start)
+
+    def saved_zoom():
+        try:
+            zoom = dirs.settings().get("mapZoom")
+        except (OSError, ValueError):
+            return None   # being replaced
+        return zoom if zoom is not None and abs(zoom - expected) <= 0.05 else None
+    # The app saves the viewport 400 ms after it last changed.
+    wait_for(saved_zoom, 10, message=lambda: f"mapZoom ≈ {expected:.3f} in the settings, "
+                                             f"have {dirs.settings().get('mapZoom')}")
+    assert dirs.pins() == [], f"the spread dropped a pin: {dirs.pins()}"
+    # The place between the fingers stays between them: the centre barely moves.
+    settings = dirs.settings()
+    x0, y0 = world_pixel(paris["mapLatitude"], paris["mapLongitude"], settings["mapZoom"])
+    x1, y1 = world_pixel(settings["mapLatitude"], settings["mapLongitude"], settings["mapZoom"])
+    assert math.hypot(x1 - x0, y1 - y0) <= 8, \
+        f"the map centre moved {math.hypot(x1 - x0, y1 - y0):.1f} px during a centred spread"
+    app.stop()
+    assert abs(dirs.settings()["mapZoom"] - expected) <= 0.05, "the zoom was not kept on quit"
