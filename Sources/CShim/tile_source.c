@@ -11,7 +11,6 @@ struct _VtTileSource {
     char *url_template;
     SoupSession *session;
     ShumateFileCache *cache;
-    GBytes *delivered;  // the marker returned instead of tiles on libshumate 1.0.x
     guint failures;
 };
 
@@ -23,18 +22,12 @@ typedef struct {
     SoupMessage *message;
 } TileRequest;
 
-// Hands a tile to the renderer. libshumate 1.0.x renderers take the pixels from the
-// "received-data" signal and ignore (and leak) the bytes that get_tile_data_finish returns, so
-// there the task returns a shared marker instead of the tile; later versions use the result.
+// Hands a tile to the renderer (the task's result) and to whoever listens to "received-data",
+// as ShumateDataSource's contract asks.
 static void return_tile(GTask *task, GBytes *bytes) {
     TileRequest *request = g_task_get_task_data(task);
     g_signal_emit_by_name(g_task_get_source_object(task), "received-data", request->x, request->y, request->z, bytes);
-#if SHUMATE_CHECK_VERSION(1, 1, 0)
     g_task_return_pointer(task, g_bytes_ref(bytes), (GDestroyNotify)g_bytes_unref);
-#else
-    VtTileSource *self = g_task_get_source_object(task);
-    g_task_return_pointer(task, g_bytes_ref(self->delivered), (GDestroyNotify)g_bytes_unref);
-#endif
 }
 
 static void tile_request_free(gpointer data) {
@@ -159,7 +152,6 @@ static void vt_tile_source_finalize(GObject *object) {
     g_free(self->url_template);
     g_clear_object(&self->session);
     g_clear_object(&self->cache);
-    g_clear_pointer(&self->delivered, g_bytes_unref);
     G_OBJECT_CLASS(vt_tile_source_parent_class)->finalize(object);
 }
 
@@ -170,7 +162,7 @@ static void vt_tile_source_class_init(VtTileSourceClass *klass) {
 }
 
 static void vt_tile_source_init(VtTileSource *self) {
-    self->delivered = g_bytes_new_static("", 0);
+    (void)self;
 }
 
 VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session, const char *cache_dir,

@@ -79,15 +79,21 @@ final class AlbumPage {
         let content = ToolbarView(content: body)
         content.addTopBar(header)
         content.addBottomBar(bar)
-        let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
         // A short window (a phone in landscape) gives the photos the room: a smaller place map,
-        // then none; a narrow one packs the grid and the bar tighter.
-        bin.addBreakpoint("max-height: 560px", [(mapClamp, "maximum-size", .int(80)),
-                                                (mapClamp, "tightening-threshold", .int(80))])
-        bin.addBreakpoint("max-height: 400px", [(mapClamp, "visible", .bool(false))])
-        bin.addBreakpoint("max-width: 480sp", [(grid.grid, "max-columns", .uint(3)),
-                                               (bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
-                                               (bar, "spacing", .int(6))])
+        // then none; a narrow one packs the grid and the bar tighter. A bin applies only the last
+        // breakpoint that matches, so the combined conditions come last with both sets.
+        let smallMap: [(Object, String, BreakpointValue)] = [(mapClamp, "maximum-size", .int(80)),
+                                                             (mapClamp, "tightening-threshold", .int(80))]
+        let noMap: [(Object, String, BreakpointValue)] = [(mapClamp, "visible", .bool(false))]
+        let compact: [(Object, String, BreakpointValue)] = [(grid.grid, "max-columns", .uint(3)),
+                                                            (bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
+                                                            (bar, "spacing", .int(6))]
+        let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
+        bin.addBreakpoint("max-height: 560px", smallMap)
+        bin.addBreakpoint("max-width: 480sp", compact)
+        bin.addBreakpoint("max-width: 480sp and max-height: 560px", smallMap + compact)
+        bin.addBreakpoint("max-height: 400px", noMap)
+        bin.addBreakpoint("max-width: 480sp and max-height: 400px", noMap + compact)
         Self.serial += 1
         page = NavigationPage(child: bin, title: pin.coordinateText, tag: "album-\(Self.serial)")
 

@@ -22,8 +22,10 @@ final class MainWindow {
         self.app = app
         window = ApplicationWindow(application: app.application)
         window.title = "Virtual Tourist"
-        window.setMinimumSize(width: 360, height: 294)
         toasts = ToastOverlay(child: navigation)
+        // The content, not the window: a window's size request also counts its frame, and
+        // libadwaita's bottom sheets need the full 360 px.
+        toasts.setSizeRequest(width: 360, height: 294)
         tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.http.session,
                            cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
                            cacheKey: "osm-mapnik")

@@ -14,6 +14,8 @@ final class PhotoCell {
     private var pendingTap: UInt32 = 0
     private var controllers: [EventController] = []
 
+    /// The grid's item this cell widget belongs to (fixed for the widget's life).
+    var item: ListItem?
     var onTap: ((Int64) -> Void)?
     var onOpen: ((Int64) -> Void)?
 
@@ -41,6 +43,7 @@ final class PhotoCell {
         if failed { root.addCSSClass("failed") } else { root.removeCSSClass("failed") }
         if loading { root.addCSSClass("loading") } else { root.removeCSSClass("loading") }
         root.setAccessibleLabel(label)
+        item?.setAccessibleLabel(label)
     }
 
     private var pendingLoad: (decode: () async -> Texture?, shown: () -> Void)?

@@ -37,6 +37,7 @@ final class PhotoGrid {
             let cell = PhotoCell(size: Self.cellSize)
             cell.onTap = { [unowned self] id in self.tapped(id) }
             cell.onOpen = { [unowned self] id in self.open(id) }
+            cell.item = item
             cells[item.key] = cell
             item.setChild(cell.root)
         }

@@ -1,5 +1,11 @@
 """pytest fixtures for the app tests: one X server, runtime dir and loopback service per run;
-fresh XDG folders and app processes per test. See harness.py for the pieces."""
+fresh XDG folders and app processes per test. See harness.py for the pieces and for what GTK's
+AT-SPI tree looks like.
+
+Tests never wait for the machine to be fast or slow enough: when a test needs transfers to be
+in progress, it holds them in the loopback service (`loopback.hold(...)`) and releases them when
+it is done looking (`loopback.release(...)`). Every test starts with no faults, no latency, no
+holds and an empty request log."""
 from __future__ import annotations
 
 import os
@@ -71,10 +77,12 @@ def loopback_session(session_dir):
 
 @pytest.fixture
 def loopback(loopback_session):
-    # Each test sees an empty request log and no leftover faults or latency.
-    loopback_session.control("reset")
+    # Each test sees an empty request log and no leftover faults, latency or holds; whatever a
+    # test still holds is released after it, so no handler thread outlives its test.
     loopback_session.control("clear")
-    return loopback_session
+    loopback_session.control("reset")
+    yield loopback_session
+    loopback_session.control("clear")
 
 
 @pytest.fixture
@@ -99,6 +107,11 @@ def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path):
     if failed and any(app.running for app in apps):
         shot = xserver.screenshot(tmp_path / "failure.png")
         print(f"\nscreenshot at failure: {shot}")
+        running = [app for app in apps if app.running][-1]
+        try:
+            print(f"accessibility tree at failure:\n{running.tree_text()}")
+        except Exception as error:   # noqa: BLE001 - a diagnostic must not hide the failure
+            print(f"(no accessibility tree: {error})")
     for app in apps:
         app.kill()
     if failed and apps:

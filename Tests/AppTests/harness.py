@@ -3,19 +3,35 @@
 Reusable building blocks (the pytest fixtures in conftest.py wire them together):
 
 * `XServer`        – Xvfb on a display number it picks itself (-displayfd), 1280x800x24.
-* `LoopbackService` – Tests/Support/loopback_service.py on a free port, with its /_control API.
+* `LoopbackService` – Tests/Support/loopback_service.py on a free port, with its /_control API
+                     (faults, latency, and holding transfers open until a test releases them).
 * `AppDirs`        – fresh XDG_DATA_HOME / XDG_CACHE_HOME / XDG_CONFIG_HOME, DB and settings access.
 * `App`            – one process of the app: start, find accessibles, click, type, screenshot, stop.
 
 Everything runs inside ONE D-Bus session (dbus-run-session around pytest): the app registers
 with the AT-SPI registry on that bus and this process reads the tree from it.
 
-GTK 4.8 quirks handled here (see platform notes):
-* Extents are relative to the window's content, whatever coordinate type is asked for (SCREEN
-  also logs a warning per call), so `App.screen_rect` adds the X window's origin plus the
-  client-side-decoration margin (half the difference between X window and frame size).
-* Extents of a button are its content box (no padding, no margin).
-* An AT-SPI `click` action fires ~250 ms after do_action returns: always poll for the effect.
+The AT-SPI tree of GTK >= 4.10 (the project's floor is 4.14; checked on 4.18 / libadwaita 1.7):
+* Nodes are found by role + name, never by depth or index: the tree is deep (8+ levels of
+  `panel`/`grouping` above the map) and its shape changes with GTK and libadwaita versions.
+* Roles: push buttons are `button`, toggle buttons `toggle button` (Edit/Done; the button inside
+  a GtkMenuButton, which is itself a `button` of the same name). The window is a `frame` named
+  after its title; AdwMessageDialog is a `dialog`, AdwAlertDialog and toasts are `alert`.
+  AdwStatusPage is a `grouping` named after its title; a GtkStack is a `grouping` of `panel`
+  pages, and a page that is not shown has no children (its status page leaves the tree).
+  AdwNavigationPage is a `grouping` named after its page title.
+* Names: GTK follows ARIA, so a widget with the generic role (AT-SPI `panel`: GtkBox, GtkOverlay,
+  ShumateSimpleMap, ShumateMap, ...) never has a name, whatever accessible label the app sets.
+  A grid cell (`table cell`) is named only by GtkListItem:accessible-label.
+* States: `sensitive` tells whether a control is enabled (`enabled` is never set). `visible` and
+  `showing` are set on every node in the tree, on screen or not: `is_showing` uses geometry.
+* Extents: only WINDOW coordinates work (SCREEN answers 0,0). They are the sum of the
+  parent-relative bounds of the node and all its ancestors, the toplevel included, and the
+  toplevel's own box starts at minus its client-side shadow: the `frame` reports (-s, -s, X window
+  size), so a node's screen position is X window origin + s + (extent + s) (`App.screen_rect`).
+  A node that is not realized (e.g. a stack page never shown) reports 0,0 and garbage sizes.
+* Actions: buttons have `click`, which GTK runs after do_action returns: always poll for the
+  effect. Grid cells only have `listitem.scroll-to`: select and open them with the pointer.
 """
 from __future__ import annotations
 
@@ -44,6 +60,14 @@ REPO = Path(__file__).resolve().parents[2]
 SERVICE = REPO / "Tests" / "Support" / "loopback_service.py"
 APP_NAME = "virtual-tourist"       # the prgname, which is the application's AT-SPI name
 WINDOW_TITLE = "Virtual Tourist"
+MAP_NAME = "World map"             # the main map's accessible label
+LICENCE_RE = r"^Map data ©"        # every libshumate map shows its licence
+BUTTON = "button"                  # AT-SPI role of a push button on GTK >= 4.10
+TOGGLE = "toggle button"
+BUTTON_ROLES = (BUTTON, TOGGLE)
+DIALOG_ROLES = ("dialog", "alert")  # AdwMessageDialog, AdwAlertDialog
+PAGE_ROLES = ("grouping", "panel")  # containers that can carry a page's name (only grouping does)
+MAX_EXTENT = 20000                  # larger extents are uninitialised memory (unrealized widget)
 SCREEN = (1280, 800)
 TILE_SIZE = 256
 
@@ -183,6 +207,23 @@ class LoopbackService:
         entries = self.control("stats")["requests"]
         return [e for e in entries if target is None or e["target"] == target]
 
+    def hold(self, target: str = "any", count: int = -1) -> dict:
+        """Keeps the next `count` (-1: every) requests of `target` open, unanswered, until released."""
+        return self.control("hold", target=target, count=count)
+
+    def release(self, target: str = "any", count: int = -1) -> int:
+        """Answers the `count` oldest held requests of `target` (-1: all, and the hold ends)."""
+        return self.control("release", target=target, count=count)["released"]
+
+    def held(self, target: str | None = None) -> list[dict]:
+        """Requests of `target` that are being held right now, oldest first."""
+        return [e for e in self.requests(target) if e["held"]]
+
+    def wait_held(self, count: int, target: str = "image", timeout: float = 20.0) -> list[dict]:
+        """Waits until at least `count` requests of `target` are held, and returns them."""
+        return wait_for(lambda: (lambda h: h if len(h) >= count else None)(self.held(target)), timeout,
+                        message=lambda: f"{count} held {target} requests; held: {len(self.held(target))}")
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -273,6 +314,14 @@ class Rect:
     def contains(self, x: float, y: float) -> bool:
         return self.x <= x < self.x + self.width and self.y <= y < self.y + self.height
 
+    def encloses(self, other: "Rect") -> bool:
+        return (self.x <= other.x and self.y <= other.y and other.x + other.width <= self.x + self.width
+                and other.y + other.height <= self.y + self.height)
+
+    def overlaps(self, other: "Rect") -> bool:
+        return (self.x < other.x + other.width and other.x < self.x + self.width
+                and self.y < other.y + other.height and other.y < self.y + self.height)
+
 
 def pump_events() -> None:
     """Lets libatspi handle queued D-Bus messages (cache updates) in this process."""
@@ -312,13 +361,60 @@ def has_state(node, state: Atspi.StateType) -> bool:
     return bool(states and states.contains(state))
 
 
-def is_showing(node) -> bool:
-    """On screen: GTK 4.8 never sets SHOWING below a window, drops hidden widgets from the tree
-    and leaves a collapsed revealer's child VISIBLE at 0x0, so visible + non-empty extents it is."""
-    if not has_state(node, Atspi.StateType.VISIBLE):
-        return False
+def extents(node) -> "Rect | None":
+    """WINDOW extents, or None when the node has no usable box (empty, or not realized: GTK then
+    answers 0,0 and whatever was on its stack as the size)."""
     ext = safe(lambda: node.get_extents(Atspi.CoordType.WINDOW), None)
-    return ext is not None and ext.width > 0 and ext.height > 0
+    if ext is None or not (0 < ext.width <= MAX_EXTENT and 0 < ext.height <= MAX_EXTENT):
+        return None
+    return Rect(ext.x, ext.y, ext.width, ext.height)
+
+
+# Ancestors that clip what they show: a node outside them is not on screen.
+CLIPPING_ROLES = ("scroll pane", "viewport", "frame", "dialog", "window")
+
+
+def is_showing(node) -> bool:
+    """On screen: GTK sets VISIBLE and SHOWING on everything in the tree, so it is a non-empty box
+    that overlaps its window and every scrolled area it is in. (Widgets that are hidden, popovers
+    that are closed and stack pages that are not shown have no node, or no children.)"""
+    if not (has_state(node, Atspi.StateType.VISIBLE) and has_state(node, Atspi.StateType.SHOWING)):
+        return False
+    box = extents(node)
+    if box is None:
+        return False
+    current = node
+    for _ in range(200):
+        current = safe(current.get_parent, None)
+        if current is None or role_name(current) == "application":
+            return True
+        if role_name(current) in CLIPPING_ROLES:
+            clip = extents(current)
+            if clip is None or not box.overlaps(clip):
+                return False
+    return True
+
+
+def ancestor(node, role: str | tuple[str, ...]):
+    """The nearest ancestor-or-self with `role`, or None."""
+    roles = (role,) if isinstance(role, str) else role
+    current = node
+    for _ in range(200):
+        if current is None or role_name(current) in roles:
+            return current
+        current = safe(current.get_parent, None)
+    return None
+
+
+def toplevel(node):
+    """The window (`frame`, `dialog`, ...) that holds `node`: the child of the application node."""
+    current = node
+    for _ in range(200):
+        parent = safe(current.get_parent, None)
+        if parent is None or role_name(parent) == "application":
+            return current
+        current = parent
+    return current
 
 
 def action_names(node) -> list[str]:
@@ -333,9 +429,14 @@ def describe(node, depth: int = 0) -> str:
     """The subtree as text, for failure messages."""
     lines = []
     def visit(current, level):
-        ext = safe(lambda: current.get_extents(Atspi.CoordType.WINDOW), None)
-        box = f"({ext.x},{ext.y} {ext.width}x{ext.height})" if ext else ""
+        ext = extents(current)
+        box = f"({ext.x},{ext.y} {ext.width}x{ext.height})" if ext else "(no box)"
+        flags = [flag for flag, state in (("focused", Atspi.StateType.FOCUSED),
+                                          ("insensitive", None), ("pressed", Atspi.StateType.PRESSED))
+                 if (state is not None and has_state(current, state))
+                 or (state is None and not has_state(current, Atspi.StateType.SENSITIVE))]
         lines.append("  " * level + f"{role_name(current)} {name_of(current)!r} {box}"
+                     + "".join(f" [{flag}]" for flag in flags)
                      + ("" if is_showing(current) else " [hidden]"))
         for i in range(safe(current.get_child_count, 0)):
             child = safe(lambda: current.get_child_at_index(i), None)
@@ -360,7 +461,6 @@ class App:
         self.proc: subprocess.Popen | None = None
         self._log = None
         self._root = None
-        self._origin: tuple[float, float] | None = None
 
     # ---- life cycle
 
@@ -385,7 +485,6 @@ class App:
         self.proc = subprocess.Popen([str(binary)], env=env, stdout=self._log, stderr=self._log,
                                      cwd=self.dirs.root)
         self._root = None
-        self._origin = None
         if wait:
             self.wait_for_window()
         return self
@@ -423,9 +522,7 @@ class App:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def log_tail(self, lines: int = 40) -> str:
-        # GTK 4.8 logs a line per SCREEN-coordinate query; keep them out of failure messages.
-        kept = [l for l in self.log_text().splitlines()
-                if l.strip() and "Screen coordinates not supported" not in l]
+        kept = [l for l in self.log_text().splitlines() if l.strip()]
         return "\n".join(kept[-lines:])
 
     def assert_alive(self) -> None:
@@ -473,31 +570,32 @@ class App:
         def ready():
             self.assert_alive()
             window = self.main_window()
-            map_node = window and self.find(name="World map", within=window, refresh=False)
-            if map_node is None:
-                return None
-            ext = safe(lambda: map_node.get_extents(Atspi.CoordType.WINDOW), None)
-            return window if ext is not None and ext.width > 0 and ext.height > 0 else None
+            return window if window is not None and self.map_node(refresh=False) is not None else None
         window = wait_for(ready, timeout, 0.1, "the main window with its map in the AT-SPI tree")
         wait_for(self._x_window, timeout, 0.1, "the app's X window to be mapped")
         return window
 
-    def find_all(self, role: str | None = None, name: str | None = None, name_re: str | None = None,
-                 showing: bool | None = None, within=None, refresh: bool = True) -> list:
-        """Accessibles by role name ("push button", "label", ...), exact name or name regex."""
+    def find_all(self, role: str | tuple[str, ...] | None = None, name: str | None = None,
+                 name_re: str | None = None, showing: bool | None = None, within=None,
+                 refresh: bool = True, where: Callable[[object], bool] | None = None) -> list:
+        """Accessibles by role name ("button", "label", ... or a tuple of them), exact name or name
+        regex, and optionally a predicate `where(node)`, in tree order."""
         if refresh:
             self.refresh()
         roots = [within] if within is not None else self.windows()
+        roles = (role,) if isinstance(role, str) else role
         pattern = re.compile(name_re) if name_re else None
         found = []
         for top in roots:
             for node in walk(top):
-                if role is not None and role_name(node) != role:
+                if roles is not None and role_name(node) not in roles:
                     continue
                 text = name_of(node)
                 if name is not None and text != name:
                     continue
                 if pattern is not None and not pattern.search(text):
+                    continue
+                if where is not None and not where(node):
                     continue
                 if showing is not None and is_showing(node) != showing:
                     continue
@@ -533,11 +631,60 @@ class App:
         """Presses a control the way assistive technology does (its AT-SPI click action)."""
         self.do_action(node, "click")
 
+    # ---- finding things by what they are called
+
+    def map_node(self, refresh: bool = True):
+        """The main map's focusable area.
+
+        By its accessible name when the app exposes one ("World map"). Until then, by what is
+        there: the app's label on ShumateSimpleMap is not exposed (GTK drops names of generic
+        widgets), so it is the focusable, unnamed widget that lies under a map licence label; with
+        two maps in the tree (the album's small one), the larger."""
+        named = self.find_all(name=MAP_NAME, refresh=refresh, where=lambda n: role_name(n) != "label")
+        showing = [n for n in named if is_showing(n)]
+        if showing:
+            return showing[0]
+        found = []
+        for licence in self.find_all(role="label", name_re=LICENCE_RE, showing=True, refresh=False):
+            spot = extents(licence)
+            areas = [(box.width * box.height, node) for node in self.find_all(
+                         refresh=False, showing=True,
+                         where=lambda n: has_state(n, Atspi.StateType.FOCUSABLE) and not name_of(n)
+                         and role_name(n) in ("panel", "grouping", "image", "filler", "canvas"))
+                     if (box := extents(node)) is not None and spot is not None and box.encloses(spot)]
+            if areas:
+                found.append(min(areas, key=lambda a: a[0]))
+        return max(found, key=lambda a: a[0])[1] if found else None
+
+    def map_is_named(self) -> bool:
+        """Whether the map area is found by its accessible name (not by the licence fallback)."""
+        node = self.map_node()
+        return node is not None and name_of(node) == MAP_NAME
+
+    def page(self, title: str):
+        """The showing page named `title` (AdwNavigationPage, AdwStatusPage: `grouping`)."""
+        return self.find(role=PAGE_ROLES, name=title, showing=True)
+
+    def back_button(self, page: str | None = None, timeout: float = 5.0):
+        """The "Back" button to press: the one on page `page` when pages are named (AdwNavigationView),
+        else the only "Back" button on screen (AdwLeaflet: GTK >= 4.10 leaves hidden leaflet pages
+        out of the tree)."""
+        def one():
+            within = self.page(page) if page is not None else None
+            buttons = self.find_all(role=BUTTON_ROLES, name="Back", showing=True, within=within,
+                                    refresh=within is None)
+            return buttons[0] if len(buttons) == 1 else None
+        return wait_for(one, timeout, message=lambda: f"one 'Back' button on screen; tree:\n{self.tree_text()}")
+
+    def go_back(self, page: str | None = None) -> None:
+        self.click(self.back_button(page))
+
     # ---- geometry and the pointer
 
-    def _x_window(self):
-        # Without a window manager the app's toplevel is the only mapped window with our title.
-        out = self.x.run("xdotool", "search", "--onlyvisible", "--name", f"^{WINDOW_TITLE}$", check=False)
+    def _x_window(self, title: str = WINDOW_TITLE):
+        # Without a window manager the app's toplevel is the only mapped window with its title.
+        out = self.x.run("xdotool", "search", "--onlyvisible", "--name", f"^{re.escape(title)}$",
+                         check=False)
         for wid in out.split():
             geometry = self.x.run("xdotool", "getwindowgeometry", "--shell", wid, check=False)
             values = dict(line.split("=", 1) for line in geometry.split() if "=" in line)
@@ -545,25 +692,32 @@ class App:
                 return {k: int(values[k]) for k in ("WINDOW", "X", "Y", "WIDTH", "HEIGHT")}
         return None
 
-    def origin(self) -> tuple[float, float]:
-        """Screen position of the window content that AT-SPI extents are relative to."""
-        if self._origin is None:
-            geometry = wait_for(self._x_window, 10, message="the app's X window")
-            frame = self.main_window()
-            ext = frame.get_extents(Atspi.CoordType.WINDOW)
-            # The X window includes the client-side decoration's margin on every side.
-            self._origin = (geometry["X"] + (geometry["WIDTH"] - ext.width) / 2.0,
-                            geometry["Y"] + (geometry["HEIGHT"] - ext.height) / 2.0)
-        return self._origin
+    def offset(self, window=None) -> tuple[float, float]:
+        """What to add to a WINDOW extent of a node in `window` (default: the main window) to get
+        screen coordinates: the X window's origin plus twice the client-side shadow width, which is
+        where the toplevel's own box starts (-s, -s) and is counted once more in every extent."""
+        window = window if window is not None else self.main_window()
+        assert window is not None, f"no window; tree:\n{self.tree_text()}"
+        title = name_of(window)
+        geometry = wait_for(lambda: self._x_window(title), 10, message=f"the X window {title!r}")
+        frame = safe(lambda: window.get_extents(Atspi.CoordType.WINDOW), None)
+        assert frame is not None, f"window {title!r} has no extents"
+        if (frame.width, frame.height) != (geometry["WIDTH"], geometry["HEIGHT"]):
+            raise HarnessError(f"window {title!r} reports {frame.width}x{frame.height} but its X window "
+                               f"is {geometry['WIDTH']}x{geometry['HEIGHT']}: the extents rule in "
+                               "harness.py does not hold for this GTK")
+        return geometry["X"] - 2.0 * frame.x, geometry["Y"] - 2.0 * frame.y
 
     def screen_rect(self, node) -> Rect:
-        ext = node.get_extents(Atspi.CoordType.WINDOW)
-        ox, oy = self.origin()
-        return Rect(ox + ext.x, oy + ext.y, ext.width, ext.height)
+        box = extents(node)
+        assert box is not None, f"{role_name(node)} {name_of(node)!r} has no box on screen"
+        window = toplevel(node)
+        ox, oy = self.offset(window if role_name(window) in ("frame",) + DIALOG_ROLES else None)
+        return Rect(ox + box.x, oy + box.y, box.width, box.height)
 
     def map_rect(self) -> Rect:
-        node = self.find(name="World map")
-        assert node is not None, f"no 'World map' accessible; tree:\n{self.tree_text()}"
+        node = self.map_node()
+        assert node is not None, f"no map area (named {MAP_NAME!r} or under a licence); tree:\n{self.tree_text()}"
         return self.screen_rect(node)
 
     def long_press(self, x: float, y: float, hold: float = 1.0) -> None:
@@ -578,14 +732,16 @@ class App:
         self.x.xdotool("mousemove", str(round(x)), str(round(y)), "click", str(button))
 
     def key(self, combo: str) -> None:
-        """A real key press into the main window (pointer parked on its title so focus is there)."""
-        title = self.find(role="label", name=WINDOW_TITLE)
-        if title is not None:
-            cx, cy = self.screen_rect(title).center
-            if cx >= 0 and cy >= 0:  # the map page's title is off-screen while an album shows
-                self.x.xdotool("mousemove", str(round(cx)), str(round(cy)))
+        """A real key press into the main window, with the pointer parked on its header bar (in the
+        window, and off the map and any toast, whatever page is shown)."""
+        window = self.main_window()
         geometry = self._x_window()
-        if geometry:
+        if window is not None and geometry:
+            ox, oy = self.offset(window)
+            frame = extents(window)
+            # The header bar is the top of the content, which starts at the frame's -s, -s.
+            x, y = geometry["X"] + geometry["WIDTH"] / 2.0, oy + frame.y + 8
+            self.x.xdotool("mousemove", str(round(x)), str(round(y)))
             # No window manager gives focus, so take it explicitly.
             self.x.run("xdotool", "windowfocus", "--sync", str(geometry["WINDOW"]), check=False)
         self.x.xdotool("key", "--clearmodifiers", combo)
@@ -600,7 +756,7 @@ class App:
     def pin_buttons(self) -> list[tuple[object, float, float]]:
         """(node, latitude, longitude) of every pin button, parsed from its accessible name."""
         result = []
-        for node in self.find_all(role="push button", name_re=r"^Pin at "):
+        for node in self.find_all(role=BUTTON, name_re=r"^Pin at "):
             match = self.PIN_NAME.match(name_of(node))
             assert match, f"pin button named {name_of(node)!r}"
             result.append((node, float(match.group(1)), float(match.group(2))))

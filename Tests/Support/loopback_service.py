@@ -8,7 +8,26 @@ the real internet; a person can also run it by hand to use the app offline.
         [--latency-ms 0] [--image-kb 60] [--total 95] [--verbose]
 
 It prints one line `READY http://HOST:PORT` once it accepts connections.  Behaviour can be
-changed at runtime through the `/_control/...` endpoints (see `Handler._control`).
+changed at runtime through the `/_control/...` endpoints (see `Handler._control`):
+
+    /_control/stats                          request log (each entry: path, target, start, end,
+                                             status, fault, held, hung_up), counts, faults, holds
+    /_control/reset                          empty the request log
+    /_control/clear                          drop faults and holds, release held requests,
+                                             latency back to --latency-ms
+    /_control/fault?mode=M&target=T&count=N  the next N (-1: every) requests of T fail as M
+    /_control/latency?ms=N                   delay every response by N ms
+    /_control/total?n=N, /_control/image-kb?kb=N
+    /_control/hold?target=T&count=N          keep the next N (-1: every) requests of T open,
+                                             unanswered, until they are released
+    /_control/release?target=T&count=K       answer the K oldest held requests of T (they go
+                                             on normally: latency, faults, response); without
+                                             count: every held request of T, and T's holds end
+
+Targets: search, image, tile, any (plural forms such as `images` are accepted).  Holding makes
+tests independent of machine speed: "the album is still downloading" is a state a test creates
+and ends on purpose, not a window it hopes to hit.  A held request whose client hangs up (the
+app cancelled it) ends at once and is logged with `hung_up: true`.
 """
 from __future__ import annotations
 
@@ -22,6 +41,8 @@ import random
 import re
 import select
 import signal
+import socket
+import struct
 import sys
 import threading
 import time
@@ -35,9 +56,10 @@ from PIL import Image, ImageDraw, ImageFont
 FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
-    "redirect_file", "redirect_ok",
+    "redirect_file", "redirect_ok", "reset",
 )
 FAULT_TARGETS = ("search", "image", "tile", "any")
+TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "all": "any"}
 FLICKR_SIZES = {"q": (150, 150), "m": (240, 180), "z": (640, 480), "b": (1024, 768)}
 FLICKR_MAX_PER_PAGE = 250
 COMMONS_BATCH = 20           # pages per Commons response before a `continue` is sent
@@ -198,6 +220,9 @@ class State:
         self.image_kb = image_kb
         self.total = total
         self.faults: list[dict] = []
+        self.holds: list[dict] = []          # rules: {"target", "count"} (count -1 = every)
+        self.held: list[dict] = []           # request entries waiting for a release, oldest first
+        self.released = threading.Condition(self.lock)
         self.requests: list[dict] = []
         self.counts = {"tile": 0, "search": 0, "image": 0, "other": 0}
         self.shutting_down = threading.Event()
@@ -216,6 +241,32 @@ class State:
                     return fault["mode"]
         return None
 
+    def take_hold(self, target: str) -> bool:
+        """Whether a request of `target` must wait for a release (uses up a counted hold)."""
+        with self.lock:
+            for hold in self.holds:
+                if hold["target"] in (target, "any"):
+                    if hold["count"] > 0:
+                        hold["count"] -= 1
+                        if hold["count"] == 0:
+                            self.holds.remove(hold)
+                    return True
+        return False
+
+    def release(self, target: str, count: int) -> int:
+        """Lets the `count` oldest held requests of `target` go on (-1: all of them, and ends the
+        holds on `target`). Returns how many were released."""
+        with self.lock:
+            matching = [e for e in self.held if target == "any" or e["target"] == target]
+            chosen = matching if count < 0 else matching[:count]
+            for entry in chosen:
+                self.held.remove(entry)
+                entry["held"] = False
+            if count < 0:
+                self.holds = [h for h in self.holds if target != "any" and h["target"] != target]
+            self.released.notify_all()
+            return len(chosen)
+
     def record(self, entry: dict) -> None:
         with self.lock:
             self.requests.append(entry)
@@ -224,7 +275,8 @@ class State:
     def snapshot(self) -> dict:
         with self.lock:
             return {"requests": [dict(r) for r in self.requests], "counts": dict(self.counts),
-                    "faults": [dict(f) for f in self.faults], "latency_ms": self.latency_ms,
+                    "faults": [dict(f) for f in self.faults], "holds": [dict(h) for h in self.holds],
+                    "held": [r["path"] for r in self.held], "latency_ms": self.latency_ms,
                     "total": self.total, "image_kb": self.image_kb}
 
 
@@ -284,11 +336,14 @@ class Handler(BaseHTTPRequestHandler):
                   "image" if url.path.startswith("/images/") else "other")
         entry = {"path": url.path, "query": url.query, "method": self.command, "target": target,
                  "start": time.monotonic(), "end": None,
-                 "user_agent": self.headers.get("User-Agent", ""), "status": None, "fault": None}
+                 "user_agent": self.headers.get("User-Agent", ""), "status": None, "fault": None,
+                 "held": False, "hung_up": False}
         self.state.record(entry)   # recorded at once so in-flight (e.g. stalled) requests show
         self._status = None
         self._entry = entry
         try:
+            if self.state.take_hold(target) and not self._hold(entry):
+                return   # the client hung up (or the service stops) while the request was held
             if self.state.latency_ms > 0:
                 time.sleep(self.state.latency_ms / 1000)
             mode = self.state.take_fault(target)
@@ -482,6 +537,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(Response(302, "text/plain", b"", {"Location": "file:///etc/passwd"}))
         elif mode == "redirect_ok":
             self._send(Response(302, "text/plain", b"", {"Location": self._base() + self.path}))
+        elif mode == "reset":
+            self._reset()
 
     def _oversized(self) -> None:
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.
@@ -492,6 +549,44 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(chunk[: min(left, len(chunk))])
             left -= len(chunk)
         self.wfile.flush()
+
+    def _client_hung_up(self) -> bool:
+        """True once the client has closed its end (peeks, so a pipelined request stays unread)."""
+        readable, _, _ = select.select([self.connection], [], [], 0)
+        if not readable:
+            return False
+        try:
+            return not self.connection.recv(1, socket.MSG_PEEK)
+        except OSError:
+            return True
+
+    def _hold(self, entry: dict) -> bool:
+        """Waits, without answering, until the request is released (True), or until the client
+        hangs up or the service stops (False)."""
+        st = self.state
+        with st.lock:
+            entry["held"] = True
+            st.held.append(entry)
+            while entry["held"] and not st.shutting_down.is_set():
+                st.released.wait(0.05)
+                if entry["held"] and self._client_hung_up():
+                    st.held.remove(entry)
+                    entry["held"] = False
+                    entry["hung_up"] = True
+                    self.close_connection = True
+                    return False
+            if entry in st.held:       # shutting down
+                st.held.remove(entry)
+                entry["held"] = False
+                self.close_connection = True
+                return False
+        return True
+
+    def _reset(self) -> None:
+        """Closes the connection at once with a TCP reset: no status line, no body."""
+        self.close_connection = True
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.connection.close()
 
     def _stall(self) -> None:
         """Send nothing; return once the client hangs up, the server stops, or time runs out."""
@@ -523,6 +618,22 @@ class Handler(BaseHTTPRequestHandler):
                 with st.lock:
                     st.faults.clear()
                     st.latency_ms = st.default_latency_ms
+                st.release("any", -1)
+            elif name == "hold":
+                target = TARGET_ALIASES.get(q.get("target", "any"), q.get("target", "any"))
+                count = int(q.get("count", -1))
+                if target not in FAULT_TARGETS or count == 0 or count < -1:
+                    return json_response({"ok": False, "error": "bad target/count",
+                                          "targets": FAULT_TARGETS}, 400)
+                with st.lock:
+                    st.holds.append({"target": target, "count": count})
+            elif name == "release":
+                target = TARGET_ALIASES.get(q.get("target", "any"), q.get("target", "any"))
+                count = int(q.get("count", -1))
+                if target not in FAULT_TARGETS or count == 0 or count < -1:
+                    return json_response({"ok": False, "error": "bad target/count",
+                                          "targets": FAULT_TARGETS}, 400)
+                released = st.release(target, count)
             elif name == "latency":
                 st.latency_ms = max(0, int(q["ms"]))
             elif name == "total":
@@ -540,9 +651,12 @@ class Handler(BaseHTTPRequestHandler):
         if name == "stats":
             return json_response(st.snapshot())
         with st.lock:
-            return json_response({"ok": True, "faults": [dict(f) for f in st.faults],
-                                  "latency_ms": st.latency_ms, "total": st.total,
-                                  "image_kb": st.image_kb})
+            body = {"ok": True, "faults": [dict(f) for f in st.faults],
+                    "holds": [dict(h) for h in st.holds], "held": [r["path"] for r in st.held],
+                    "latency_ms": st.latency_ms, "total": st.total, "image_kb": st.image_kb}
+        if name == "release":
+            body["released"] = released
+        return json_response(body)
 
 
 class LoopbackServer(ThreadingHTTPServer):

@@ -9,6 +9,7 @@ import http.client
 import io
 import json
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -318,6 +319,146 @@ def test_latency_and_stats(base):
     assert last["end"] - last["start"] < 0.3
     control(base, "reset")
     assert control(base, "stats")["requests"] == []
+
+
+# ---------------------------------------------------------------- holding transfers
+
+def poll(predicate, timeout: float = 5.0, what: str = "condition"):
+    """Polls a condition the service reports; fails after `timeout` (never a bare sleep)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.02)
+
+
+def fetch_in_background(url: str, results: list, errors: list | None = None) -> threading.Thread:
+    def run() -> None:
+        try:
+            results.append(get(url, timeout=30))
+        except Exception as exc:   # noqa: BLE001 - reported through `errors`
+            if errors is None:
+                raise
+            errors.append(exc)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def held(base: str) -> list[str]:
+    return control(base, "stats")["held"]
+
+
+def test_hold_keeps_responses_open_until_release(base):
+    assert control(base, "hold", target="images")["holds"] == [{"target": "image", "count": -1}]
+    results: list = []
+    threads = [fetch_in_background(f"{base}/images/h{i}_150x150.jpg", results) for i in range(3)]
+    poll(lambda: len(held(base)) == 3, what="3 held image requests")
+    # Other targets are not held, and held requests are logged (with held: true) but unanswered.
+    assert get(f"{base}/tiles/1/0/0.png")[0] == 200
+    entries = control(base, "stats")["requests"]
+    assert sorted(e["path"] for e in entries if e["held"]) == sorted(held(base))
+    assert all(e["status"] is None and e["end"] is None for e in entries if e["held"])
+    assert results == []
+
+    # count=1 answers exactly the oldest held request; the others stay open.
+    oldest = held(base)[0]
+    assert control(base, "release", target="image", count=1)["released"] == 1
+    poll(lambda: len(results) == 1, what="the released response")
+    assert results[0][0] == 200 and Image.open(io.BytesIO(results[0][2])).size == (150, 150)
+    assert oldest not in held(base) and len(held(base)) == 2
+    assert control(base, "stats")["holds"] == [{"target": "image", "count": -1}]   # still holding
+    late: list = []
+    threads.append(fetch_in_background(f"{base}/images/h9_150x150.jpg", late))
+    poll(lambda: len(held(base)) == 3, what="a new request held while the hold lasts")
+
+    # Without count: every held request goes on and the hold ends.
+    released = control(base, "release", target="image")
+    assert released["released"] == 3 and released["holds"] == [] and released["held"] == []
+    for thread in threads:
+        thread.join(10)
+    assert len(results) == 3 and len(late) == 1
+    assert get(f"{base}/images/after_150x150.jpg")[0] == 200   # not held any more
+    stats = control(base, "stats")
+    assert not any(e["held"] or e["hung_up"] for e in stats["requests"])
+    assert all(e["status"] == 200 for e in stats["requests"])
+
+
+def test_hold_count_and_faults_apply_after_release(base):
+    control(base, "hold", target="search", count=1)
+    control(base, "fault", mode="http503", target="search", count=1)
+    results: list = []
+    thread = fetch_in_background(flickr_url(base), results)
+    poll(lambda: held(base), what="the held search")
+    assert control(base, "stats")["holds"] == []          # count=1 is used up
+    # The next search is not held; faults are taken when a request is answered, so it gets the 503.
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(flickr_url(base, page=2))
+    assert err.value.code == 503
+    control(base, "release")
+    thread.join(10)
+    assert results and results[0][0] == 200
+    assert [e["status"] for e in control(base, "stats")["requests"]] == [200, 503]
+
+
+def test_held_request_ends_when_client_hangs_up(base):
+    control(base, "hold", target="tile")
+    port = int(base.rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+        sock.sendall(b"GET /tiles/2/1/1.png HTTP/1.1\r\nHost: x\r\nUser-Agent: hangup\r\n\r\n")
+        poll(lambda: held(base), what="the held tile request")
+    # The client is gone: the service notices, stops holding it, and logs the hang-up.
+    entry = poll(lambda: next((e for e in control(base, "stats")["requests"] if e["hung_up"]), None),
+                 what="the hang-up in the log")
+    assert entry["path"] == "/tiles/2/1/1.png" and entry["status"] is None and entry["end"] is not None
+    assert held(base) == []
+    assert control(base, "release")["released"] == 0
+
+
+def test_clear_releases_held_requests(base):
+    control(base, "hold")
+    results: list = []
+    thread = fetch_in_background(f"{base}/tiles/0/0/0.png", results)
+    poll(lambda: held(base), what="the held request")
+    cleared = control(base, "clear")
+    assert cleared["holds"] == [] and cleared["held"] == []
+    thread.join(10)
+    assert results and results[0][0] == 200
+
+
+def test_bad_hold_rejected(base):
+    for name, params in (("hold", {"target": "video"}), ("hold", {"count": 0}),
+                         ("release", {"target": "nope"}), ("release", {"count": -5})):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            control(base, name, **params)
+        assert err.value.code == 400
+
+
+def test_reset_fault(base):
+    control(base, "fault", mode="reset", target="image", count=1)
+    with pytest.raises((ConnectionError, http.client.RemoteDisconnected, urllib.error.URLError)):
+        get(f"{base}/images/r_150x150.jpg")
+    assert get(f"{base}/images/r_150x150.jpg")[0] == 200
+    first = control(base, "stats")["requests"][0]
+    assert first["fault"] == "reset" and first["status"] is None
+
+
+def test_sigterm_exits_while_held():
+    proc, url = start_service()
+    try:
+        control(url, "hold", target="any")
+        errors: list = []
+        fetch_in_background(f"{url}/tiles/0/0/0.png", [], errors)
+        poll(lambda: held(url), what="the held request")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=5) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.stdout.close()
+        proc.stderr.close()
 
 
 def test_sigterm_exits_while_stalled():

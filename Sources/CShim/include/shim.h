@@ -122,7 +122,8 @@ guint vt_attach_main_queue_source(void);
 // How many times the source has drained: lets tests prove the loop is not spinning.
 guint64 vt_main_queue_drain_count(void);
 
-// MARK: Tile source (libshumate 1.0.3 ignores shumate_set_user_agent with libsoup 3).
+// MARK: Tile source: the app's own SoupSession (its User-Agent: libshumate's downloader ignores
+// shumate_set_user_agent with libsoup 3), cache policy and fault handling.
 #define VT_TYPE_TILE_SOURCE (vt_tile_source_get_type())
 G_DECLARE_FINAL_TYPE(VtTileSource, vt_tile_source, VT, TILE_SOURCE, ShumateDataSource)
 // `url_template` has {z}, {x} and {y}; tiles are cached under `cache_dir` in a ShumateFileCache
