@@ -21,6 +21,12 @@ VT_CONNECT(vt_connect_key, VtKeyHandler)
 
 void vt_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+    // A button with a text label is "labelled by" that label, which wins over this property.
+    gtk_accessible_reset_relation(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_RELATION_LABELLED_BY);
+}
+
+void vt_widget_set_accessible_role(GtkWidget *widget, GtkAccessibleRole role) {
+    g_object_set(widget, "accessible-role", role, NULL);
 }
 
 void vt_accessible_set_description(GtkWidget *widget, const char *description) {

@@ -50,13 +50,15 @@ public final class GridView: Widget {
     private let selection: OpaquePointer
 
     /// `setup` creates a cell's widgets once, `bind`/`unbind` attach a recycled cell to an item.
+    /// `teardown` runs when GTK destroys a cell (GTK ≥ 4.12 keeps only cells near the view).
     public init(model: StringList, setup: @escaping (ListItem) -> Void, bind: @escaping (ListItem) -> Void,
-                unbind: @escaping (ListItem) -> Void) {
+                unbind: @escaping (ListItem) -> Void, teardown: @escaping (ListItem) -> Void) {
         let factory = gtk_signal_list_item_factory_new()!
         let target = UnsafeMutableRawPointer(factory)
         Signal.connect(target, "setup", pointer: { setup(ListItem(pointer: OpaquePointer($0!))) })
         Signal.connect(target, "bind", pointer: { bind(ListItem(pointer: OpaquePointer($0!))) })
         Signal.connect(target, "unbind", pointer: { unbind(ListItem(pointer: OpaquePointer($0!))) })
+        Signal.connect(target, "teardown", pointer: { teardown(ListItem(pointer: OpaquePointer($0!))) })
         // Single selection: arrow keys move it, so Delete and Enter know which photo is meant.
         g_object_ref(model.raw)  // the selection model takes ownership of one reference
         selection = gtk_single_selection_new(vt_list_model(model.raw))
@@ -91,9 +93,10 @@ public final class GridView: Widget {
         set { gtk_single_selection_set_selected(selection, newValue.map { guint($0) } ?? guint(GTK_INVALID_LIST_POSITION)) }
     }
 
-    /// Scrolls `position` into view and moves keyboard focus to it.
+    /// Scrolls `position` into view, moves keyboard focus to it and selects it.
     public func scrollTo(_ position: Int) {
-        gtk_grid_view_scroll_to(grid, guint(position), GTK_LIST_SCROLL_FOCUS, nil)
+        let flags = GtkListScrollFlags(GTK_LIST_SCROLL_FOCUS.rawValue | GTK_LIST_SCROLL_SELECT.rawValue)
+        gtk_grid_view_scroll_to(grid, guint(position), flags, nil)
     }
 }
 

@@ -76,6 +76,15 @@ public final class MapView: Widget {
         return string(gtk_image_get_icon_name(OpaquePointer(child)))
     }
 
+    /// Names the map for screen readers: on the focusable map area (a group) when the map takes
+    /// input, else on the whole map as a picture.
+    public func setMapLabel(_ label: String) {
+        let interactive = gtk_widget_get_can_target(widget).isTrue
+        let target = interactive ? mapWidget : widget
+        vt_widget_set_accessible_role(target, interactive ? GTK_ACCESSIBLE_ROLE_GROUP : GTK_ACCESSIBLE_ROLE_IMG)
+        vt_accessible_set_label(target, label)
+    }
+
     private var simple: OpaquePointer { vt_shumate_simple_map(raw) }
     private var viewport: OpaquePointer { shumate_simple_map_get_viewport(simple) }
     /// The ShumateMap inside: gestures go on it and widget coordinates are relative to it.

@@ -64,6 +64,9 @@ open class Widget: Object {
     /// The name assistive technology reads (GTK 4.8 falls back to the type name otherwise).
     public func setAccessibleLabel(_ label: String) { vt_accessible_set_label(widget, label) }
     public func setAccessibleDescription(_ text: String) { vt_accessible_set_description(widget, text) }
+    /// GTK ≥ 4.10 drops the name of a widget with a generic role (a box, ShumateMap): give such a
+    /// widget a role that carries a name first. Only before it is realized.
+    public func setAccessibleRole(_ role: GtkAccessibleRole) { vt_widget_set_accessible_role(widget, role) }
 
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
     public func removeCSSClass(_ name: String) { gtk_widget_remove_css_class(widget, name) }
@@ -102,6 +105,8 @@ open class Widget: Object {
             g_object_unref(item)
         }
     }
+    /// Whether this widget's parent is the focus widget (a grid cell's content asks about its cell).
+    public var parentHasFocus: Bool { gtk_widget_get_parent(widget).map { gtk_widget_has_focus($0).isTrue } ?? false }
     @discardableResult public func grabFocus() -> Bool { gtk_widget_grab_focus(widget).isTrue }
     public var width: Int32 { gtk_widget_get_width(widget) }
     public var height: Int32 { gtk_widget_get_height(widget) }

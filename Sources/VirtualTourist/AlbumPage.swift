@@ -47,7 +47,7 @@ final class AlbumPage {
         map.zoom = 12
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         map.addMarker(PinMarker(pin: pin) { _ in }.marker)
-        map.setAccessibleLabel("Map of \(pin.coordinateText)")
+        map.setMapLabel("Map of \(pin.coordinateText)")
         body.append(mapClamp)
 
         stack.setExpand(horizontal: true, vertical: true)
@@ -58,9 +58,9 @@ final class AlbumPage {
         spinner.setSizeRequest(width: 32, height: 32)
         searching.setChild(spinner)
         stack.add(searching, name: "searching")
-        emptyPage.setChild(Self.pillButton("Try Again") { [unowned loader] in loader.retrySearch() })
+        emptyPage.setChild(Self.pillButton("Try Again") { [weak loader] in loader?.retrySearch() })
         stack.add(emptyPage, name: "empty")
-        errorPage.setChild(Self.pillButton("Try Again") { [unowned loader] in loader.retrySearch() })
+        errorPage.setChild(Self.pillButton("Try Again") { [weak loader] in loader?.retrySearch() })
         stack.add(errorPage, name: "error")
         body.append(stack)
 
@@ -73,7 +73,7 @@ final class AlbumPage {
         bar.append(progress)
         newCollection.addCSSClass("suggested-action")
         newCollection.setAccessibleDescription("Replace these photos with a different set")
-        newCollection.onClicked { [unowned loader] in loader.newCollection() }
+        newCollection.onClicked { [weak loader] in loader?.newCollection() }
         bar.append(newCollection)
 
         let content = ToolbarView(content: body)

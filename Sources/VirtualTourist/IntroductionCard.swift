@@ -26,6 +26,7 @@ final class IntroductionCard {
         root.append(body)
         root.append(button)
         gtk_widget_set_size_request(root.widget, -1, -1)
+        root.setAccessibleRole(GTK_ACCESSIBLE_ROLE_GROUP)
         root.setAccessibleLabel("Introduction")
     }
 }

@@ -29,9 +29,7 @@ final class MapPage {
         self.app = app
         map = MapView(source: tiles)
         pins = PinLayer(map: map, fallbackSize: (Int32(app.settings.windowWidth ?? 960), Int32(app.settings.windowHeight ?? 680)))
-        // On the focusable map area too: GTK ≥ 4.10 does not expose ShumateSimpleMap's own label.
-        map.setAccessibleLabel("World map")
-        Widget(map.mapWidget).setAccessibleLabel("World map")
+        map.setMapLabel("World map")
         map.setExpand(horizontal: true, vertical: true)
 
         let header = HeaderBar()

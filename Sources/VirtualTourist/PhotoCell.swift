@@ -42,7 +42,6 @@ final class PhotoCell {
         if loading || failed { statusIcon.iconName = failed ? "dialog-warning-symbolic" : "image-loading-symbolic" }
         if failed { root.addCSSClass("failed") } else { root.removeCSSClass("failed") }
         if loading { root.addCSSClass("loading") } else { root.removeCSSClass("loading") }
-        root.setAccessibleLabel(label)
         item?.setAccessibleLabel(label)
     }
 
@@ -110,26 +109,28 @@ final class PhotoCell {
     /// A single tap removes (once the double-click time has passed, so a double-click can open
     /// instead); a double-click or a long press opens the viewer.
     private func addGestures() {
+        // Weak: the cell widget outlives this object while the album page slides out.
         let click = ClickGesture(button: 1)
-        click.onPressed { [unowned self] count, _, _ in
-            if count >= 2 { self.cancelPendingTap() }
+        click.onPressed { [weak self] count, _, _ in
+            if count >= 2 { self?.cancelPendingTap() }
         }
-        click.onReleased { [unowned self] count, _, _ in
-            guard let id = self.photoID else { return }
+        click.onReleased { [weak self] count, _, _ in
+            guard let self, let id = self.photoID else { return }
             self.cancelPendingTap()
             if count >= 2 {
                 self.onOpen?(id)
                 return
             }
-            self.pendingTap = MainLoop.timeout(milliseconds: UInt32(max(100, vt_double_click_time()))) { [unowned self] in
-                self.pendingTap = 0
-                self.onTap?(id)
+            self.pendingTap = MainLoop.timeout(milliseconds: UInt32(max(100, vt_double_click_time()))) { [weak self] in
+                self?.pendingTap = 0
+                self?.onTap?(id)
                 return false
             }
         }
         root.addController(click)
         let longPress = LongPressGesture()
-        longPress.onPressed { [unowned self] _, _ in
+        longPress.onPressed { [weak self] _, _ in
+            guard let self else { return }
             self.cancelPendingTap()
             if let id = self.photoID { self.onOpen?(id) }
         }

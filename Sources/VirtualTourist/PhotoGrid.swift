@@ -25,37 +25,56 @@ final class PhotoGrid {
         var setup: ((ListItem) -> Void)!
         var bind: ((ListItem) -> Void)!
         var unbind: ((ListItem) -> Void)!
-        grid = GridView(model: list, setup: { setup($0) }, bind: { bind($0) }, unbind: { unbind($0) })
+        var teardown: ((ListItem) -> Void)!
+        grid = GridView(model: list, setup: { setup($0) }, bind: { bind($0) }, unbind: { unbind($0) },
+                        teardown: { teardown($0) })
         grid.setColumns(min: 2, max: 12)
         grid.setAccessibleLabel("Photos")
         grid.addCSSClass("album-grid")
         // The grid must be the scrolled window's direct child, or its items are not recycled.
         root = ScrolledWindow(child: grid)
         root.setExpand(horizontal: true, vertical: true)
-        root.onScroll { [unowned self] in self.scheduleLoads() }
-        setup = { [unowned self] item in
+        root.onScroll { [weak self] in self?.scheduleLoads() }
+        setup = { [weak self] item in
+            guard let self else { return }
             let cell = PhotoCell(size: Self.cellSize)
-            cell.onTap = { [unowned self] id in self.tapped(id) }
-            cell.onOpen = { [unowned self] id in self.open(id) }
+            cell.onTap = { [weak self] id in self?.tapped(id) }
+            cell.onOpen = { [weak self] id in self?.open(id) }
             cell.item = item
-            cells[item.key] = cell
+            self.cells[item.key] = cell
             item.setChild(cell.root)
         }
-        bind = { [unowned self] item in self.bind(item) }
-        // GTK 4.8 re-binds a cell when its selection changes: only stop its decoding here, so a
-        // tap that just selected the cell still counts (bind resets a cell given another photo).
-        unbind = { [unowned self] item in self.cells[item.key]?.cancelLoad() }
-        grid.onActivate { [unowned self] position in
-            guard position < self.loader.state.cells.count else { return }
+        bind = { [weak self] item in self?.bind(item) }
+        // Weak captures throughout: the grid widget outlives this object while the album page
+        // slides out. Unbind only stops a cell's decoding, so a re-bind of the same photo (GTK
+        // re-binds on selection changes) keeps a pending tap (bind resets a cell given another photo).
+        unbind = { [weak self] item in self?.cells[item.key]?.cancelLoad() }
+        // The list item is freed after this: forget the cell, so nothing touches the item again.
+        teardown = { [weak self] item in
+            guard let cell = self?.cells.removeValue(forKey: item.key) else { return }
+            cell.cancelLoad()
+            cell.item = nil
+        }
+        grid.onActivate { [weak self] position in
+            guard let self, position < self.loader.state.cells.count else { return }
             self.open(self.loader.state.cells[position].photo.id ?? -1)
         }
         let keys = KeyController()
-        keys.onKeyPressed { [unowned self] keyval, _ in
-            guard keyval == UInt32(GDK_KEY_Delete) || keyval == UInt32(GDK_KEY_KP_Delete) || keyval == UInt32(GDK_KEY_BackSpace),
-                  let position = self.grid.selectedPosition, position < self.loader.state.cells.count,
-                  let id = self.loader.state.cells[position].photo.id else { return false }
-            self.onRemove?(id)
-            return true
+        keys.onKeyPressed { [weak self] keyval, _ in
+            guard let self else { return false }
+            switch Int32(keyval) {
+            case GDK_KEY_Delete, GDK_KEY_KP_Delete, GDK_KEY_BackSpace:
+                guard let position = self.focusedPosition ?? self.grid.selectedPosition,
+                      position < self.loader.state.cells.count,
+                      let id = self.loader.state.cells[position].photo.id else { return false }
+                self.onRemove?(id)
+                return true
+            case GDK_KEY_Left, GDK_KEY_KP_Left: return self.moveFocus(by: -1, rows: false)
+            case GDK_KEY_Right, GDK_KEY_KP_Right: return self.moveFocus(by: 1, rows: false)
+            case GDK_KEY_Up, GDK_KEY_KP_Up: return self.moveFocus(by: -1, rows: true)
+            case GDK_KEY_Down, GDK_KEY_KP_Down: return self.moveFocus(by: 1, rows: true)
+            default: return false
+            }
         }
         grid.addController(keys)
         reload()
@@ -120,6 +139,31 @@ final class PhotoGrid {
             guard let id = cell.boundPhotoID, let index = positions[id] else { continue }
             cell.bind(album[index], index: index, total: album.count)
         }
+    }
+
+    /// The arrow keys move focus (and the selection) a cell or a row at a time. The grid does
+    /// this itself only once its own cursor is set, which focus arriving by Tab does not do
+    /// (seen on GTK 4.18: the arrows did nothing on a cell reached with Tab).
+    private func moveFocus(by step: Int, rows: Bool) -> Bool {
+        guard let from = focusedPosition else { return false }
+        let target = from + step * (rows ? columnCount() : 1)
+        if (0..<list.count).contains(target) { grid.scrollTo(target) }
+        return true  // at an edge the focus stays where it is
+    }
+
+    /// Cells per row, read from the layout: the most cells that share a row among those on screen.
+    private func columnCount() -> Int {
+        var perRow: [Int: Int] = [:]
+        for cell in cells.values where cell.boundPhotoID != nil {
+            guard gtk_widget_get_mapped(cell.root.widget).isTrue, let top = root.top(of: cell.root) else { continue }
+            perRow[Int(top.rounded()), default: 0] += 1
+        }
+        return max(1, perRow.values.max() ?? 1)
+    }
+
+    /// The position of the cell that has keyboard focus, if one has.
+    private var focusedPosition: Int? {
+        cells.values.first(where: { $0.root.parentHasFocus })?.item?.position
     }
 
     private static func key(_ photo: Photo) -> String { String(photo.id ?? -1) }

@@ -10,7 +10,10 @@ from collections import Counter
 import pytest
 from PIL import Image
 
-from harness import App, name_of, world_location, world_pixel, wait_for, is_showing
+from gi.repository import Atspi
+
+from harness import (BUTTON, BUTTON_ROLES, DIALOG_ROLES, MAP_NAME, TOGGLE, App, extents, has_state,
+                     is_showing, name_of, role_name, wait_for, world_location, world_pixel)
 
 # Where the long-press tests press, relative to the map's centre: off-centre on both axes so
 # a wrong zoom, a swapped axis or a centre shift would all move the pin.
@@ -56,7 +59,7 @@ def test_press_and_hold_drops_pin_at_pressed_point(launch, dirs, paris):
     assert error <= 1.5, (f"pin at {lat:.6f}, {lon:.6f} but the pressed pixel {point} is "
                           f"{expected[0]:.6f}, {expected[1]:.6f} ({error:.2f} px off)")
     # The pin also appears at once, named after its place.
-    app.wait_find(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}", timeout=5)
+    app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", timeout=5)
 
 
 def test_pin_and_viewport_survive_restart(launch, dirs, paris):
@@ -140,7 +143,7 @@ def test_ctrl_d_drops_pin_at_centre(launch, dirs, paris):
     _, lat, lon = rows[0]
     assert lat == pytest.approx(paris["mapLatitude"], abs=1e-6)
     assert lon == pytest.approx(paris["mapLongitude"], abs=1e-6)
-    app.wait_find(role="push button", name="Pin at 48.8584, 2.2945", timeout=5)
+    app.wait_find(role=BUTTON, name="Pin at 48.8584, 2.2945", timeout=5)
 
 
 def test_context_menu_drops_pin_where_clicked(launch, dirs, paris):
@@ -148,14 +151,14 @@ def test_context_menu_drops_pin_where_clicked(launch, dirs, paris):
     map_x, map_y = app.map_rect().center
     point = (round(map_x - 120), round(map_y + 80))
     app.click_at(*point, button=3)
-    button = app.wait_find(role="push button", name="Drop Pin Here", timeout=5)
+    button = app.wait_find(role=BUTTON, name="Drop Pin Here", timeout=5)
     assert dirs.pins() == []   # the menu alone must not drop anything
     app.click(button)
     rows = wait_for(dirs.pins, 5, message="a pin row after 'Drop Pin Here'")
     assert len(rows) == 1, rows
     expected = expected_location(app, point, (paris["mapLatitude"], paris["mapLongitude"]), paris["mapZoom"])
     assert pixel_distance(rows[0][1:], expected, paris["mapZoom"]) <= 1.5, (rows[0], expected)
-    app.wait_gone(role="push button", name="Drop Pin Here", showing=True, timeout=5)
+    app.wait_gone(role=BUTTON, name="Drop Pin Here", showing=True, timeout=5)
 
 
 # ---------------------------------------------------------------- e
@@ -165,26 +168,27 @@ def test_edit_mode_deletes_with_undo(launch, dirs, paris):
     app.key("ctrl+d")
     pin_id, lat, lon = wait_for(dirs.pins, 5, message="a pin to delete")[0]
     pin_name = f"Pin at {lat:.4f}, {lon:.4f}"
-    pin = app.wait_find(role="push button", name=pin_name, showing=True)
+    pin = app.wait_find(role=BUTTON, name=pin_name, showing=True)
 
-    app.click(app.wait_find(role="push button", name="Edit"))
-    app.wait_find(role="push button", name="Done", timeout=5)
+    # Edit is a toggle button that reads "Done" while pressed.
+    app.click(app.wait_find(role=TOGGLE, name="Edit"))
+    done = app.wait_find(role=TOGGLE, name="Done", timeout=5)
+    assert has_state(done, Atspi.StateType.PRESSED), app.tree_text()
     app.wait_find(role="label", name="Tap Pins to Delete", showing=True, timeout=5)
 
     # A real pointer click on the pin's icon.
     app.click_at(*app.screen_rect(pin).center)
-    app.wait_gone(role="push button", name=pin_name, showing=True, timeout=5)
+    app.wait_gone(role=BUTTON, name=pin_name, showing=True, timeout=5)
     app.wait_find(name="Pin deleted", showing=True, timeout=5)
     assert [r[0] for r in dirs.pins()] == [pin_id], "row deleted before the toast went away"
 
-    # libadwaita 1.2 names the toast's button "_Undo Undo" (mnemonic and label).
-    app.click(app.wait_find(role="push button", name_re=r"Undo$", showing=True, timeout=5))
-    app.wait_find(role="push button", name=pin_name, showing=True, timeout=5)
+    app.click(app.wait_find(role=BUTTON, name="Undo", showing=True, timeout=5))
+    app.wait_find(role=BUTTON, name=pin_name, showing=True, timeout=5)
     app.wait_gone(name="Pin deleted", showing=True, timeout=10)
     assert [r[0] for r in dirs.pins()] == [pin_id], "Undo did not keep the row"
 
     # Delete for good: still in edit mode, click again and let the toast time out (~5 s).
-    pin = app.wait_find(role="push button", name=pin_name, showing=True)
+    pin = app.wait_find(role=BUTTON, name=pin_name, showing=True)
     app.click_at(*app.screen_rect(pin).center)
     app.wait_find(name="Pin deleted", showing=True, timeout=5)
     app.x.xdotool("mousemove", "--sync", "1270", "790")   # off the window: nothing hovers the toast
@@ -200,9 +204,9 @@ def test_pending_deletion_is_committed_on_quit(launch, dirs, paris):
     app = launch()
     app.key("ctrl+d")
     _, lat, lon = wait_for(dirs.pins, 5, message="a pin to delete")[0]
-    pin = app.wait_find(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True)
-    app.click(app.wait_find(role="push button", name="Edit"))
-    app.wait_find(role="push button", name="Done", timeout=5)
+    pin = app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True)
+    app.click(app.wait_find(role=TOGGLE, name="Edit"))
+    app.wait_find(role=TOGGLE, name="Done", timeout=5)
     app.click(pin)
     app.wait_find(name="Pin deleted", showing=True, timeout=5)
     assert len(dirs.pins()) == 1
@@ -218,7 +222,7 @@ def test_corrupt_database_is_moved_aside(launch, dirs, paris):
     dirs.database.write_bytes(garbage)
 
     app = launch()
-    dialog = app.wait_find(role="dialog", name="Saved Data Problem", timeout=10)
+    dialog = app.wait_find(role=DIALOG_ROLES, name="Saved Data Problem", timeout=10)
     app.wait_find(role="label", name="Saved Data Problem", within=dialog)
     aside = list(dirs.data_dir.glob("tourist.sqlite.corrupt-*"))
     assert len(aside) == 1, list(dirs.data_dir.iterdir())
@@ -226,9 +230,9 @@ def test_corrupt_database_is_moved_aside(launch, dirs, paris):
     # The message tells where the damaged file went.
     assert app.find(role="label", name_re=aside[0].name, within=dialog) is not None, app.tree_text()
 
-    # Close the dialog (GTK 4.8 names its button "_Close Close"), then the fresh database takes pins.
-    app.click(app.wait_find(role="push button", name_re=r"Close$", showing=True, within=dialog))
-    app.wait_gone(role="dialog", name="Saved Data Problem", timeout=5)
+    # Close the dialog, then the fresh database takes pins.
+    app.click(app.wait_find(role=BUTTON, name="Close", showing=True, within=dialog))
+    app.wait_gone(role=DIALOG_ROLES, name="Saved Data Problem", timeout=5)
     app.key("ctrl+d")
     rows = wait_for(dirs.pins, 5, message="a pin row in the fresh database")
     assert len(rows) == 1
@@ -238,14 +242,15 @@ def test_corrupt_database_is_moved_aside(launch, dirs, paris):
 
 # ---------------------------------------------------------------- g
 
-def test_starts_without_tile_server(launch, dirs, paris, session_dir):
-    from harness import LoopbackService
-    dead = LoopbackService(session_dir, "dead-tiles")
-    dead_url = dead.tile_url
-    dead.stop()   # nothing listens on its port any more
-
-    app = launch(env={"VT_TILE_URL": dead_url})
-    time.sleep(2)   # failed tile loads happen now
+def test_starts_without_tile_server(launch, dirs, paris, loopback):
+    # No tile ever arrives: the service resets every tile connection before answering. (Unlike a
+    # port nothing listens on, this lets the test see that the app asked and failed, instead of
+    # sleeping and hoping the failures happened meanwhile.)
+    loopback.control("fault", mode="reset", target="tile", count=-1)
+    app = launch()
+    failed = lambda: [e for e in loopback.requests("tile") if e["fault"] == "reset" and e["end"]]
+    wait_for(lambda: len(failed()) >= 4, 15,
+             message=lambda: f"the first screen's tile requests to fail; failed: {len(failed())}")
     app.assert_alive()
     map_x, map_y = app.map_rect().center
     app.long_press(map_x + OFFSET[0], map_y + OFFSET[1])
@@ -260,13 +265,25 @@ def test_starts_without_tile_server(launch, dirs, paris, session_dir):
 def test_every_button_has_a_name(launch, dirs, paris):
     app = launch()
     app.key("ctrl+d")
-    app.wait_find(role="push button", name_re=r"^Pin at ", timeout=5)
+    app.wait_find(role=BUTTON, name_re=r"^Pin at ", timeout=5)
     window = app.main_window()
-    buttons = [n for n in app.find_all(within=window) if n.get_role_name() in ("push button", "toggle button")]
+    buttons = app.find_all(role=BUTTON_ROLES, within=window)
     assert len(buttons) >= 4, app.tree_text()   # Edit, Main Menu, the pin, window controls
-    unnamed = [f"{n.get_role_name()} {name_of(n)!r} at {app.screen_rect(n)}"
+    unnamed = [f"{role_name(n)} {name_of(n)!r} at {extents(n)}"
                for n in buttons if not name_of(n).strip() or name_of(n) == "GtkButton"]
     assert not unnamed, "buttons without a useful accessible name:\n" + "\n".join(unnamed)
+
+
+def test_map_area_is_named(launch, dirs, paris):
+    """Screen readers announce the focused map as "World map": the label must be on the focusable
+    map area (a widget role that may carry a name; GTK drops names of generic widgets)."""
+    app = launch()
+    area = app.map_node()
+    assert area is not None, app.tree_text()
+    assert has_state(area, Atspi.StateType.FOCUSABLE), f"{role_name(area)} {name_of(area)!r} is not focusable"
+    assert name_of(area) == MAP_NAME, (
+        f"the map's focusable area is {role_name(area)} {name_of(area)!r} at {extents(area)}, "
+        f"without the name {MAP_NAME!r}; tree:\n{app.tree_text()}")
 
 
 # ---------------------------------------------------------------- i
@@ -274,7 +291,7 @@ def test_every_button_has_a_name(launch, dirs, paris):
 def test_introduction_shows_once(launch, dirs):
     app = launch()
     app.wait_find(name="Welcome to Virtual Tourist", showing=True, timeout=5)
-    app.click(app.wait_find(role="push button", name="Got It", showing=True))
+    app.click(app.wait_find(role=BUTTON, name="Got It", showing=True))
     app.wait_gone(name="Welcome to Virtual Tourist", showing=True, timeout=5)
     wait_for(lambda: dirs.settings_path.exists() and dirs.settings().get("seenIntroduction") is True,
              5, message="seenIntroduction true in settings.json")
@@ -283,7 +300,7 @@ def test_introduction_shows_once(launch, dirs):
     app = launch()
     time.sleep(1)   # the card is built with the window; give a late one the chance to show
     assert app.find(name="Welcome to Virtual Tourist", showing=True) is None, app.tree_text()
-    assert app.find(role="push button", name="Got It", showing=True) is None
+    assert app.find(role=BUTTON, name="Got It", showing=True) is None
     app.stop()
 
 
@@ -296,12 +313,12 @@ def test_pins_too_close_to_tell_apart_are_grouped_and_split_on_tap(launch, dirs,
         wait_for(lambda: len(dirs.pins()) == count, 5, message=f"{count} pin rows")
     lat, lon = dirs.pins()[0][1:]
     # Three pins on one spot: one badge, named with the count, instead of three stacked pins.
-    group = app.wait_find(role="push button", name=f"3 pins near {lat:.2f}, {lon:.2f}", timeout=5)
-    assert not app.find_all(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}"), app.tree_text()
+    group = app.wait_find(role=BUTTON, name=f"3 pins near {lat:.2f}, {lon:.2f}", timeout=5)
+    assert not app.find_all(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}"), app.tree_text()
     app.click(group)
     # Tapping the badge zooms in until the group splits: each pin is its own button again.
-    wait_for(lambda: len(app.find_all(role="push button", name=f"Pin at {lat:.4f}, {lon:.4f}")) == 3, 10,
+    wait_for(lambda: len(app.find_all(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}")) == 3, 10,
              message=lambda: "three pin buttons after zooming in\n" + app.tree_text())
-    assert app.find(role="push button", name_re=r"^\d+ pins near") is None
+    assert app.find(role=BUTTON, name_re=r"^\d+ pins near") is None
     app.stop()
     assert dirs.settings()["mapZoom"] > paris["mapZoom"], "the map zoomed in and kept that zoom"

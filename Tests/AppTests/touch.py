@@ -39,6 +39,8 @@ import websocket
 
 from harness import TILE_SIZE, HarnessError, app_binary, wait_for
 
+APP_ID = "io.github.virtualtourist.VirtualTourist"
+APP_PATH = "/" + APP_ID.replace(".", "/")
 FRAME = 0.016          # between two finger positions: a finger reported at ~60 Hz
 VIEWPORT = (1280, 900)   # holds the app's 960x680 window with its shadow
 
@@ -264,8 +266,10 @@ Point = tuple[float, float]
 class TouchScreen:
     """Fingers on the Broadway page (page pixels = GDK root coordinates).
 
-    Finger ids start at 1: Broadway passes the DOM touch identifier on as the GDK event
-    sequence, and identifier 0 would be the NULL sequence, which GTK reserves for the pointer."""
+    Broadway passes the DOM touch identifier on as the GDK event sequence. Identifier 0 would be
+    the NULL sequence, which GTK reserves for the pointer, so finger f1 is identifier 1 and f2 is
+    2, every time it touches: like libinput's seat slots, which GNOME's Wayland compositor hands
+    on, where the first finger down is always the same slot. (X11 gives each touch a new id.)"""
 
     def __init__(self, browser: Browser) -> None:
         self.browser = browser
@@ -276,15 +280,21 @@ class TouchScreen:
                   for finger, (x, y) in sorted(self._down.items())]
         self.browser.call("Input.dispatchTouchEvent", type=kind, touchPoints=points)
 
+    @staticmethod
+    def _finger(name: str) -> int:
+        assert re.fullmatch(r"f[1-9]", name), f"fingers are f1…f9, not {name}"
+        return int(name[1:])
+
     def down(self, **fingers: Point) -> None:
         """Puts fingers (`f1=(x, y)`, `f2=…`) on the glass."""
         for name, point in fingers.items():
-            self._down[int(name[1:])] = (float(point[0]), float(point[1]))
+            assert self._finger(name) not in self._down, f"finger {name} is already down"
+            self._down[self._finger(name)] = (float(point[0]), float(point[1]))
         self._send("touchStart")
 
     def move(self, **fingers: Point) -> None:
         for name, point in fingers.items():
-            self._down[int(name[1:])] = (float(point[0]), float(point[1]))
+            self._down[self._finger(name)] = (float(point[0]), float(point[1]))
         self._send("touchMove")
 
     def up(self) -> None:
@@ -565,6 +575,22 @@ class BroadwayApp:
             if name is None or event.get("event") == name:
                 found.append(event)
         return found
+
+    def activate_action(self, name: str, parameter=None, timeout: float = 10.0) -> None:
+        """Activates one of the app's exported actions (`app.NAME`) over D-Bus, as the
+        benchmark does; polls until the app has exported them."""
+        from gi.repository import Gio, GLib
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        args = GLib.Variant("(sava{sv})", (name, [parameter] if parameter is not None else [], {}))
+        def call():
+            self.assert_alive()
+            try:
+                bus.call_sync(APP_ID, APP_PATH, "org.gtk.Actions", "Activate", args,
+                              None, Gio.DBusCallFlags.NONE, 5000, None)
+                return True
+            except GLib.Error:
+                return False   # not exported yet
+        wait_for(call, timeout, 0.1, f"the app to accept its action {name!r} over D-Bus")
 
     def stop(self, timeout: float = 15.0) -> int:
         """SIGTERM: the app quits the normal way, saving its state."""

@@ -99,6 +99,8 @@ gulong vt_connect_key(gpointer instance, const char *signal, VtKeyHandler handle
 // MARK: Variadic replacements.
 void vt_accessible_set_label(GtkWidget *widget, const char *label);
 void vt_accessible_set_description(GtkWidget *widget, const char *description);
+// Only before the widget is realized (GTK fixes the role then).
+void vt_widget_set_accessible_role(GtkWidget *widget, GtkAccessibleRole role);
 void vt_set_accels(GtkApplication *app, const char *action, const char *accel1, const char *accel2);
 void vt_object_set_bool(gpointer object, const char *property, gboolean value);
 void vt_object_set_string(gpointer object, const char *property, const char *value);
