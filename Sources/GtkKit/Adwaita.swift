@@ -136,9 +136,18 @@ public final class Toast: Object {
         get { string(adw_toast_get_title(toast)) ?? "" }
         set { adw_toast_set_title(toast, newValue) }
     }
+    private var buttonHandler: Handler?
+
     public func setButton(_ label: String, _ handler: @escaping Handler) {
         adw_toast_set_button_label(toast, label)
+        buttonHandler = handler
         Signal.connect(raw, "button-clicked", handler)
+    }
+
+    /// Does what the button does (for its keyboard shortcut), then dismisses the toast.
+    public func pressButton() {
+        buttonHandler?()
+        dismiss()
     }
     /// Runs when the toast goes away for any reason (after "button-clicked" if pressed).
     public func onDismissed(_ handler: @escaping Handler) { Signal.connect(raw, "dismissed", handler) }

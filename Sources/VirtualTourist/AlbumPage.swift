@@ -8,7 +8,8 @@ final class AlbumPage {
     let page: NavigationPage
     let pin: Pin
     var onOpenPhoto: ((Photo, AlbumLoader) -> Void)?
-    var showToast: ((Toast) -> Void)?
+    /// Shows a toast whose button undoes what was just done.
+    var offerUndo: ((Toast) -> Void)?
 
     private let loader: AlbumLoader
     private let grid: PhotoGrid
@@ -169,7 +170,7 @@ final class AlbumPage {
         toast.onDismissed { [loader] in
             if !undone { loader.discard(removal) }
         }
-        showToast?(toast)
+        offerUndo?(toast)
     }
 
     private static func pillButton(_ label: String, _ action: @escaping () -> Void) -> Button {

@@ -17,6 +17,7 @@ final class MainWindow {
     private var actions: [Action] = []
     private var pinDeletion: PendingPinDeletion?
     private var preferences: PreferencesDialog?
+    private var undoable: Toast?
 
     init(app: TouristApplication) {
         self.app = app
@@ -65,11 +66,22 @@ final class MainWindow {
         toasts.add(Toast(title))
     }
 
+    /// Shows a toast whose button undoes the last removal; Ctrl+Z (win.undo) presses it, since a
+    /// toast's button is not in the window's Tab order.
+    private func offerUndo(_ toast: Toast) {
+        undoable = toast
+        toast.onDismissed { [weak self, weak toast] in
+            if let self, self.undoable === toast { self.undoable = nil }
+        }
+        toasts.add(toast)
+    }
+
     private func addActions() {
         let application = app.application
         actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
         actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
         actions.append(Action("drop-pin", in: window) { [unowned self] in self.mapPage.dropPinAtCenter() })
+        actions.append(Action("undo", in: window) { [unowned self] in self.undoable?.pressButton() })
         actions.append(Action("preferences", in: application) { [unowned self] in
             guard self.preferences == nil else { return }
             let dialog = PreferencesDialog(app: self.app)
@@ -84,6 +96,7 @@ final class MainWindow {
         application.setAccels("win.back", "Escape", "<Alt>Left")
         application.setAccels("win.close", "<Control>w")
         application.setAccels("win.drop-pin", "<Control>d")
+        application.setAccels("win.undo", "<Control>z")
         application.setAccels("app.preferences", "<Control>comma")
     }
 
@@ -115,7 +128,7 @@ final class MainWindow {
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, gtk_widget_get_scale_factor(window.widget)))
-        page.showToast = { [unowned self] toast in self.toasts.add(toast) }
+        page.offerUndo = { [unowned self] toast in self.offerUndo(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
         albumPage = page
         navigation.push(page.page)
@@ -188,7 +201,7 @@ final class MainWindow {
                 for pin in pins { self.mapPage.add(pin) }
             }
             pinDeletion = pending
-            toasts.add(pending.toast)
+            offerUndo(pending.toast)
         }
         // Focus would fall to the toast's Undo button, and libadwaita pauses a toast while it
         // has focus: the deletion would wait until quit. Keep focus on the map.

@@ -448,12 +448,14 @@ class Scene:
         return sorted(clips, key=lambda b: b.width * b.height, reverse=True)
 
     def photos(self) -> list[Picture]:
-        """Album photos on screen, top to bottom, left to right. A grid cell is a 120-px
-        square picture (wider when the grid stretches its columns) that crops its photo, so
-        what shows of a photo is 100-140 px on each side; tiles are 256, icons 16 or 32, text
-        about 13 high."""
+        """Album photos on screen, top to bottom, left to right. A grid cell is a 120-px square
+        picture (wider when the grid stretches its columns) that scales its photo to cover it
+        and crops the rest, so a photo is drawn at most ~200 px long and shows 100-140 px on
+        each side. Tiles are 256 (one cut by its map's edge can show 100-140), icons 16 or 32,
+        text about 13 high."""
         found = [p for p in self.pictures
-                 if 100 <= p.visible.width <= 140 and 100 <= p.visible.height <= 140]
+                 if max(p.box.width, p.box.height) <= 200
+                 and 100 <= p.visible.width <= 140 and 100 <= p.visible.height <= 140]
         return sorted(found, key=lambda p: (round(p.visible.y), p.visible.x))
 
     def describe(self) -> str:
