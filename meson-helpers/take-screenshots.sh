@@ -125,9 +125,10 @@ shoot() {
     # Park the pointer outside the window so no tooltip or hover shows in the picture.
     xdotool mousemove 1279 799
     sleep 1
-    import -window root -crop "${win_w}x${win_h}+${win_x}+${win_y}" +repage "$tmp/shot.png"
+    # Without a compositor GTK draws a 5 px solid frame instead of a shadow: leave it out.
+    import -window root -crop "$((win_w - 10))x$((win_h - 10))+$((win_x + 5))+$((win_y + 5))" +repage "$tmp/shot.png"
     mv "$tmp/shot.png" "$out/$1"
-    echo "$out/$1: ${win_w}x${win_h}"
+    echo "$out/$1: $((win_w - 10))x$((win_h - 10))"
 }
 
 # ---- map.png and album.png at the default size.

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import websocket
 
-from harness import TILE_SIZE, HarnessError, app_binary, wait_for
+from harness import TILE_SIZE, HarnessError, app_binary, wait_for, world_location, world_pixel
 
 APP_ID = "io.github.virtualtourist.VirtualTourist"
 APP_PATH = "/" + APP_ID.replace(".", "/")
@@ -164,15 +164,19 @@ class Browser:
         self._endpoint: str | None = None
         self._found = threading.Event()
         # Own process group: Chromium forks zygotes and helpers that must all go at the end.
+        # Kept off the accessibility bus, which the AT-SPI app tests share.
         self.proc = subprocess.Popen(
             [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-pinch",
              "--remote-debugging-port=0", f"--user-data-dir={workdir / 'chromium-profile'}",
              "--no-first-run", "--no-default-browser-check", "--disable-extensions",
+             "--disable-renderer-accessibility",
              f"--window-size={viewport[0]},{viewport[1]}", "about:blank"],
+            env={**os.environ, "NO_AT_BRIDGE": "1"},
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, start_new_session=True)
         # Drained for the whole run, or Chromium would block on a full pipe.
-        threading.Thread(target=self._read_stderr, daemon=True).start()
+        self._reader = threading.Thread(target=self._read_stderr, daemon=True)
+        self._reader.start()
         self.ws = None
         self._id = 0
         try:
@@ -251,10 +255,11 @@ class Browser:
         if self.ws is not None:
             try:
                 self.ws.close()
-            except OSError:
+            except (OSError, websocket.WebSocketException):
                 pass
             self.ws = None
         _stop(self.proc, group=True)
+        self._reader.join(timeout=10)   # it writes to the log until Chromium's stderr closes
         self.log.close()
 
 
@@ -394,7 +399,6 @@ class Picture:
     box: Box
     clip: Box          # the innermost clip around it (the page when none)
     surface: int
-    src: str
 
     @property
     def visible(self) -> Box:
@@ -416,8 +420,7 @@ _SCENE_JS = r"""
       for (let e = img.parentElement; e && e !== s.div; e = e.parentElement) {
         if (getComputedStyle(e).overflow === 'hidden') { clip = box(e.getBoundingClientRect()); break; }
       }
-      out.images.push({box: box(img.getBoundingClientRect()), clip: clip, surface: s.id,
-                       src: img.src.slice(0, 80)});
+      out.images.push({box: box(img.getBoundingClientRect()), clip: clip, surface: s.id});
     }
   }
   return out;
@@ -434,7 +437,7 @@ class Scene:
     def read(cls, browser: Browser) -> "Scene":
         raw = browser.evaluate(_SCENE_JS)
         return cls([(s["id"], Box(*s["box"])) for s in raw["surfaces"]],
-                   [Picture(Box(*i["box"]), Box(*i["clip"]), i["surface"], i["src"]) for i in raw["images"]])
+                   [Picture(Box(*i["box"]), Box(*i["clip"]), i["surface"]) for i in raw["images"]])
 
     def tiles(self) -> list[Picture]:
         """Map tiles at an integer zoom level: 256-px squares that show at least in part."""
@@ -473,13 +476,11 @@ class MapView:
     zoom: float
 
     def location(self, x: float, y: float) -> tuple[float, float]:
-        from harness import world_location, world_pixel
         cx, cy = world_pixel(self.latitude, self.longitude, self.zoom)
         mx, my = self.box.center
         return world_location(cx + x - mx, cy + y - my, self.zoom)
 
     def point(self, latitude: float, longitude: float) -> Point:
-        from harness import world_pixel
         cx, cy = world_pixel(self.latitude, self.longitude, self.zoom)
         px, py = world_pixel(latitude, longitude, self.zoom)
         mx, my = self.box.center
@@ -490,7 +491,6 @@ def locate_map(scene: Scene, latitude: float, longitude: float, zoom: float) -> 
     """The largest map on the page, assumed centred on (latitude, longitude) at `zoom`; checked
     against where its tiles are drawn: each tile's corner must sit on a multiple of 256 world
     pixels, or the map is not where (or not what) we think."""
-    from harness import world_pixel
     maps = scene.maps()
     if not maps:
         raise AssertionError(f"no map tiles on the page:\n{scene.describe()}")
