@@ -131,6 +131,9 @@ final class MainWindow {
         page.offerUndo = { [unowned self] toast in self.offerUndo(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
         albumPage = page
+        // A tap on a pin ends inside the pin's button, so the navigation view's swipe tracker
+        // never sees that finger lift and would take the next edge swipe for the old touch.
+        navigation.resetControllers()
         navigation.push(page.page)
     }
 
