@@ -15,6 +15,7 @@ VT_CONNECT(vt_connect_point, VtPointHandler)
 VT_CONNECT(vt_connect_click, VtClickHandler)
 VT_CONNECT(vt_connect_uint, VtUintHandler)
 VT_CONNECT(vt_connect_key, VtKeyHandler)
+VT_CONNECT(vt_connect_event, VtEventHandler)
 #undef VT_CONNECT
 
 // MARK: Variadic replacements

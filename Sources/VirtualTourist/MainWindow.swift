@@ -39,6 +39,10 @@ final class MainWindow {
         mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
         navigation.setRoot(mapPage.page)
         navigation.onPopped { [unowned self] tag in self.popped(tag) }
+        // A tap on a button ends inside the button, so the navigation view's swipe tracker never
+        // sees that finger lift and takes the next edge swipe for the old touch (libadwaita 1.7):
+        // once no finger is down, let it forget every touch.
+        navigation.addController(TouchWatcher { [weak self] in self?.navigation.resetControllers() })
 
         addActions()
         window.onChange(of: "default-height") { [unowned self] in self.mapPage.sizeChanged() }
@@ -131,9 +135,6 @@ final class MainWindow {
         page.offerUndo = { [unowned self] toast in self.offerUndo(toast) }
         page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
         albumPage = page
-        // A tap on a pin ends inside the pin's button, so the navigation view's swipe tracker
-        // never sees that finger lift and would take the next edge swipe for the old touch.
-        navigation.resetControllers()
         navigation.push(page.page)
     }
 

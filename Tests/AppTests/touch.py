@@ -274,7 +274,10 @@ class TouchScreen:
     Broadway passes the DOM touch identifier on as the GDK event sequence. Identifier 0 would be
     the NULL sequence, which GTK reserves for the pointer, so finger f1 is identifier 1 and f2 is
     2, every time it touches: like libinput's seat slots, which GNOME's Wayland compositor hands
-    on, where the first finger down is always the same slot. (X11 gives each touch a new id.)"""
+    on, where the first finger down is always the same slot. (X11 gives each touch a new id.)
+
+    Touch only a window's content: a touch on its shadow starts a window resize, which
+    Broadway never ends, and the window gets no touch at all after that (seen here)."""
 
     def __init__(self, browser: Browser) -> None:
         self.browser = browser

@@ -86,6 +86,7 @@ typedef void (*VtPointerHandler)(gpointer instance, gpointer arg, gpointer data)
 typedef void (*VtPointHandler)(gpointer instance, double x, double y, gpointer data);
 typedef void (*VtClickHandler)(gpointer instance, int n_press, double x, double y, gpointer data);
 typedef void (*VtUintHandler)(gpointer instance, guint value, gpointer data);
+typedef gboolean (*VtEventHandler)(gpointer instance, GdkEvent *event, gpointer data);
 typedef gboolean (*VtKeyHandler)(gpointer instance, guint keyval, guint keycode, GdkModifierType state, gpointer data);
 
 gulong vt_connect(gpointer instance, const char *signal, VtHandler handler, gpointer data, GClosureNotify notify);
@@ -94,6 +95,7 @@ gulong vt_connect_pointer(gpointer instance, const char *signal, VtPointerHandle
 gulong vt_connect_point(gpointer instance, const char *signal, VtPointHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_click(gpointer instance, const char *signal, VtClickHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_uint(gpointer instance, const char *signal, VtUintHandler handler, gpointer data, GClosureNotify notify);
+gulong vt_connect_event(gpointer instance, const char *signal, VtEventHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_key(gpointer instance, const char *signal, VtKeyHandler handler, gpointer data, GClosureNotify notify);
 
 // MARK: Variadic replacements.
