@@ -156,12 +156,14 @@ public final class Store: Sendable {
 
     // MARK: Pins
 
+    /// Pins that can be shown: a stored row with an impossible coordinate (see `RowValues`) is
+    /// left out rather than handed to the map.
     public func pins() throws -> [Pin] {
-        try writer.read { db in try Pin.order(Column("id")).fetchAll(db) }
+        try writer.read { db in try Pin.order(Column("id")).fetchAll(db) }.filter(\.coordinate.isValid)
     }
 
     public func pin(id: Int64) throws -> Pin? {
-        try writer.read { db in try Pin.fetchOne(db, key: id) }
+        try writer.read { db in try Pin.fetchOne(db, key: id) }.flatMap { $0.coordinate.isValid ? $0 : nil }
     }
 
     public func pinCount() throws -> Int {
