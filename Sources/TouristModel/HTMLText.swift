@@ -45,10 +45,15 @@ enum HTMLText {
                     continue
                 }
             }
-            output.append(scalar)
+            // Control characters (NUL ends a C string) have no place in a label.
+            if !isControl(scalar) { output.append(scalar) }
             index = next
         }
         return String(output)
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control && !scalar.properties.isWhitespace
     }
 
     private static func opensTag(_ scalar: Unicode.Scalar) -> Bool {
@@ -96,8 +101,7 @@ enum HTMLText {
             code = UInt32(digits, radix: 10)
         }
         // Control characters (&#0; …) would end a C string or confuse a label: kept as text.
-        guard let scalar = code.flatMap(Unicode.Scalar.init),
-              scalar.properties.generalCategory != .control || scalar.properties.isWhitespace else { return nil }
+        guard let scalar = code.flatMap(Unicode.Scalar.init), !isControl(scalar) else { return nil }
         return String(Character(scalar))
     }
 }

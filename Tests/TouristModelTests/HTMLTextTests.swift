@@ -39,4 +39,14 @@ final class HTMLTextTests: XCTestCase {
         XCTAssertEqual(HTMLText.plain("<a href='x'>Zoë 👩‍👩‍👧</a>"), "Zoë 👩‍👩‍👧")
         XCTAssertEqual(HTMLText.plain("<ä>x</ä>"), "x")
     }
+
+    /// Found by the html fuzz target: NUL and other control bytes went through to the label
+    /// text (and would cut it short in C).
+    func testFuzzFindingControlCharactersAreDropped() throws {
+        let input = try XCTUnwrap(Data(base64Encoded: "TGluZSBvbmU8YnIvPkxpbmUmbmJzcD90d28gJiN4NDE7JiM2Njvj2XVua25vHQAAAAAAAAByZTxwPvBhcmE8L3A+PCEtLSBjIC0tPg=="))
+        let text = HTMLText.plain(String(decoding: input, as: UTF8.self))
+        XCTAssertFalse(text.unicodeScalars.contains { $0.properties.generalCategory == .control }, text)
+        XCTAssertTrue(text.hasPrefix("Line one Line"), text)
+        XCTAssertEqual(HTMLText.plain("a\u{0}b\u{7}c\u{1B}[31m\td"), "abc[31m d")
+    }
 }
