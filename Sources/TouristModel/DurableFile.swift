@@ -134,6 +134,12 @@ enum DurableFile {
         return lstat(url.path, &info) == 0
     }
 
+    /// No file, or an empty one (what SQLite starts a new database from).
+    static func isMissingOrEmpty(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) != 0 || info.st_size == 0
+    }
+
     static func randomHex(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<bytes).map { _ in
@@ -151,11 +157,11 @@ enum DurableFile {
         return formatter.string(from: date)
     }
 
-    /// Moves `url` to "<name>.corrupt-<timestamp>" (adding "-2", "-3"… if taken), never overwriting.
-    /// Returns the new location.
-    static func moveAside(_ url: URL, now: Date) throws -> URL {
+    /// Moves `url` to "<name>.<label>-<timestamp>" (adding "-2", "-3"… if taken), never overwriting.
+    /// Works for directories too (by rename). Returns the new location.
+    static func moveAside(_ url: URL, now: Date, label: String = "corrupt") throws -> URL {
         let directory = url.deletingLastPathComponent()
-        let stem = "\(url.lastPathComponent).corrupt-\(timestamp(now))"
+        let stem = "\(url.lastPathComponent).\(label)-\(timestamp(now))"
         var candidate = directory.appendingPathComponent(stem)
         var counter = 2
         while exists(candidate) || exists(URL(fileURLWithPath: candidate.path + "-wal")) {
