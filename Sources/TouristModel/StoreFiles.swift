@@ -51,6 +51,8 @@ extension Store {
             try db.execute(
                 sql: "UPDATE photo SET position = position - 1 WHERE pin_id = ? AND position > ?",
                 arguments: [photo.pinId, photo.position])
+            // Inside the transaction, so repair() never sees the file unreferenced and unheld.
+            if let name = photo.fileName { awaitingUndo.withLock { _ = $0.insert(name) } }
             return photo
         }
     }
@@ -81,10 +83,12 @@ extension Store {
                 arguments: [restored.pinId, restored.position])
             try restored.insert(db)
         }
+        if let name = photo.fileName { awaitingUndo.withLock { _ = $0.remove(name) } }
     }
 
     /// Deletes a file once no row references it (after the undo window closed).
     public func discardFileIfUnreferenced(_ fileName: String) {
+        awaitingUndo.withLock { _ = $0.remove(fileName) }
         guard Self.isSafeFileName(fileName), !inFlight.withLock({ $0.contains(fileName) }) else { return }
         // Inside a write so a concurrent restorePhoto cannot re-reference the file mid-way.
         try? writer.write { db in
@@ -93,37 +97,5 @@ extension Store {
                 DurableFile.remove(photosDirectory.appendingPathComponent(fileName, isDirectory: false))
             }
         }
-    }
-
-    /// Startup repair, best run before downloads start and off the main thread:
-    /// rows whose file vanished go back to `pending`; files no row references
-    /// (including `.tmp-` leftovers of a crash) are deleted.
-    public func repair() throws -> (resetRows: Int, removedFiles: Int) {
-        let (resetRows, referenced): (Int, Set<String>) = try writer.write { db in
-            var reset = 0
-            let candidates = try Photo
-                .filter(Photo.Columns.fileName != nil || Photo.Columns.state == PhotoState.downloaded.rawValue)
-                .fetchAll(db)
-            for var photo in candidates {
-                if let url = fileURL(for: photo), DurableFile.isRegularFile(url) { continue }
-                photo.fileName = nil
-                if photo.state == .downloaded { photo.state = .pending }
-                try photo.update(db)
-                reset += 1
-            }
-            let names = try String.fetchAll(db, sql: "SELECT file_name FROM photo WHERE file_name IS NOT NULL")
-            return (reset, Set(names))
-        }
-
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: photosDirectory.path)) ?? []
-        var removed = 0
-        for name in entries where !referenced.contains(name) {
-            if inFlight.withLock({ $0.contains(name) }) { continue }
-            let url = photosDirectory.appendingPathComponent(name, isDirectory: false)
-            // Only plain files are ours; leave anything else a user put there.
-            guard DurableFile.isRegularFile(url) else { continue }
-            if DurableFile.remove(url) { removed += 1 }
-        }
-        return (resetRows, removed)
     }
 }
