@@ -80,6 +80,10 @@ public struct CommonsSource: PhotoSource {
         return PhotoPage(page: page, pages: pages, total: all.count, photos: slice)
     }
 
+    public var addressPolicy: AddressPolicy {
+        AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
+    }
+
     /// Commons pages are slices of one cached list, so every page is reachable.
     public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
         max(1, pages)
@@ -95,6 +99,8 @@ public struct CommonsSource: PhotoSource {
             let data = try await client.fetch(searchURL(near: near, limit: limit, continuation: continuation),
                                               maxBytes: Self.maxResponseBytes, service: displayName)
             let (entries, next) = try Self.decodeEntries(data)
+            // Leaving the album stops a long merge between requests, not only at the next fetch.
+            if Task.isCancelled { throw PhotoSourceError.cancelled }
             for entry in entries {
                 var item = merged[entry.pageId] ?? MergedEntry(pageId: entry.pageId, batch: batch)
                 item.index = item.index ?? entry.index
@@ -109,7 +115,8 @@ public struct CommonsSource: PhotoSource {
         let ordered = merged.values.sorted {
             ($0.batch, $0.index ?? Int.max, $0.pageId) < ($1.batch, $1.index ?? Int.max, $1.pageId)
         }
-        return Array(ordered.compactMap(\.photo).prefix(limit))
+        // Photos the app would refuse to download are not offered at all.
+        return Array(addressPolicy.screen(ordered.compactMap(\.photo)).prefix(limit))
     }
 
     private struct MergedEntry {

@@ -49,10 +49,17 @@ public struct FlickrSource: PhotoSource {
         ])
     }
 
+    public var addressPolicy: AddressPolicy {
+        AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
+    }
+
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
         let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
                                           maxBytes: Self.maxResponseBytes, service: displayName)
-        return try Self.decode(data)
+        var result = try Self.decode(data)
+        // Photos the app would refuse to download are not offered at all.
+        result.photos = addressPolicy.screen(result.photos)
+        return result
     }
 
     public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
