@@ -265,6 +265,8 @@ public final class Store: Sendable {
             pin.albumPages = pages
             pin.albumSource = source
             try pin.update(db)
+            try db.execute(sql: "UPDATE pin SET album_generation = album_generation + 1 WHERE id = ?",
+                           arguments: [pinId])
             return (inserted, oldFiles)
         }
         removeFiles(named: oldFiles)
