@@ -8,6 +8,7 @@
 #   flickr    FlickrSource.decode        commons   CommonsSource.decode
 #   html      HTMLText.plain             image     ImageCheck.looksLikeImage
 #   settings  Settings as SettingsFile decodes it
+#   url       AddressPolicy on photo addresses (and its IPv4/IPv6 parsers)
 #
 # Each target is one `swiftc -sanitize=fuzzer,address` compile of the model's parser files
 # (they need neither GRDB nor GTK) plus the target's file, so no SwiftPM build is involved.
@@ -26,10 +27,11 @@ swiftc=$(command -v swiftc || true)
 [[ -x $swiftc ]] || { echo "fuzz: swiftc not found" >&2; exit 1; }
 
 # The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out.
-parsers=(Bounded Coordinate PhotoSource HTTPClient FlickrSource CommonsSource HTMLText ImageCheck Settings)
+parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageCheck
+         Settings)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
-                    [image]=ImageSniffer [settings]=SettingsDecoder)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings})
+                    [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs"
@@ -53,8 +55,11 @@ for name in "${targets[@]}"; do
     build "$name"
     mkdir -p "$out/corpus/$name" "$out/findings/$name"
     before=$(find "$out/findings/$name" -type f | wc -l)
-    dict=()
-    [[ $name == image ]] || dict=(-dict=Tests/Fuzz/json.dict)
+    case $name in
+        image) dict=() ;;
+        url) dict=(-dict=Tests/Fuzz/url.dict) ;;
+        *) dict=(-dict=Tests/Fuzz/json.dict) ;;
+    esac
     echo "fuzz: running $name for ${seconds}s" >&2
     # -timeout: an input taking 10 s is a hang. New coverage goes to the first corpus
     # directory; the seeds in the repository are only read.
