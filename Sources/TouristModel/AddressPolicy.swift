@@ -36,6 +36,15 @@ public struct AddressPolicy: Sendable, Equatable {
         return origin.scheme == "https" && Self.isPublicHost(origin.host, bracketed: authority.contains("["))
     }
 
+    /// For the connection itself, with the address a host name resolved to (e.g. "10.0.0.7" or
+    /// "::1" from libsoup's connection event): a name `allows` accepted can still resolve into
+    /// the LAN ("127.0.0.1.nip.io", DNS rebinding). Trusted origins may use any address.
+    public func allowsConnection(to address: String, for url: URL) -> Bool {
+        if let origin = Self.origin(url), trustedOrigins.contains(origin) { return true }
+        if address.contains(":") { return IPv6Address(address)?.isGlobalUnicast ?? false }
+        return IPv4Address(canonical: address)?.isPublic ?? false
+    }
+
     // MARK: Parsing
 
     static func origin(_ url: URL) -> Origin? {

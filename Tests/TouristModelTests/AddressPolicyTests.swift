@@ -128,4 +128,23 @@ final class AddressPolicyTests: XCTestCase {
         XCTAssertEqual(page.photos.map(\.sourceId), ["2"])
         XCTAssertNil(page.photos.first?.thumbnailURL)
     }
+
+    /// Where a name resolved to, checked when connecting (DNS rebinding).
+    func testResolvedAddressesAreCheckedForTheConnection() throws {
+        let photo = try XCTUnwrap(URL(string: "https://127.0.0.1.nip.io/x.jpg"))
+        XCTAssertTrue(AddressPolicy.production.allows(photo), "the name alone looks public")
+        XCTAssertFalse(AddressPolicy.production.allowsConnection(to: "127.0.0.1", for: photo))
+        XCTAssertFalse(AddressPolicy.production.allowsConnection(to: "::1", for: photo))
+        XCTAssertFalse(AddressPolicy.production.allowsConnection(to: "fd00::5", for: photo))
+        XCTAssertFalse(AddressPolicy.production.allowsConnection(to: "not an address", for: photo))
+        XCTAssertTrue(AddressPolicy.production.allowsConnection(to: "151.101.1.69", for: photo))
+        XCTAssertTrue(AddressPolicy.production.allowsConnection(to: "2a04:4e42::645", for: photo))
+
+        let endpoint = try XCTUnwrap(URL(string: "http://localhost:8765/api"))
+        let demo = AddressPolicy(trustedEndpoints: [endpoint])
+        let local = try XCTUnwrap(URL(string: "http://localhost:8765/images/1.jpg"))
+        XCTAssertTrue(demo.allowsConnection(to: "127.0.0.1", for: local))
+        XCTAssertTrue(demo.allowsConnection(to: "::1", for: local))
+        XCTAssertFalse(demo.allowsConnection(to: "127.0.0.1", for: photo))
+    }
 }
