@@ -18,6 +18,10 @@ public final class AlbumLoader {
         public let index: Int
         public let cell: AlbumState.Cell
         public let photo: Photo
+        /// What the store removed; nil when that failed (Undo then has nothing to restore).
+        let stored: RemovedPhoto?
+        /// The loader's collection at removal: Undo applies to that collection only.
+        let collection: Int
     }
 
     /// Largest image accepted: a guard against a server sending endless data.
@@ -37,6 +41,10 @@ public final class AlbumLoader {
     private var searchTask: Task<Void, Never>?
     private var downloads: [Int64: Task<Void, Never>] = [:]
     private var requestedPage = 1
+    /// Counts searches: each one replaces the album with another collection.
+    private var collection = 0
+    /// Set by `close`: nothing is fetched any more.
+    private var isClosed = false
 
     public init(pin: Pin, store: Store, source: PhotoSource, client: HTTPClient, perPage: Int,
                 maxConcurrent: Int = 8) throws {
@@ -75,6 +83,13 @@ public final class AlbumLoader {
         search(page: requestedPage)
     }
 
+    /// For good: stops every transfer, and nothing starts again (a late Undo still puts its
+    /// photo back in the store; the next loader for the pin fetches what is pending).
+    public func close() {
+        isClosed = true
+        cancel()
+    }
+
     /// Stops every transfer; pending rows stay in the store and resume on the next `start`.
     public func cancel() {
         searchTask?.cancel()
@@ -99,17 +114,27 @@ public final class AlbumLoader {
         downloads.removeValue(forKey: id)?.cancel()
         transferring[id] = nil
         guard let removed = state.remove(id: id) else { return nil }
-        let photo = (try? store.deletePhoto(id: id)) ?? removed.cell.photo
+        let stored = (try? store.deletePhoto(id: id)) ?? nil
         onChange?(.removed(removed.index))
         downloadPending()
-        return Removal(index: removed.index, cell: removed.cell, photo: photo)
+        return Removal(index: removed.index, cell: removed.cell, photo: stored?.photo ?? removed.cell.photo,
+                       stored: stored, collection: collection)
     }
 
-    public func undo(_ removal: Removal) {
-        do {
-            try store.restorePhoto(removal.photo)
-        } catch {
-            return
+    /// Puts a removed photo back where it was. Refused (false) when the album shows another
+    /// collection since (New Collection, or another loader replaced it): the old photo must not
+    /// join the new set. A refused removal's file is discarded at once, as Undo is over.
+    @discardableResult
+    public func undo(_ removal: Removal) -> Bool {
+        let accepted: Bool
+        if removal.collection == collection, let stored = removal.stored {
+            accepted = (try? store.restorePhoto(stored)) ?? false
+        } else {
+            accepted = false
+        }
+        guard accepted else {
+            discard(removal)
+            return false
         }
         let restored = (try? store.photo(id: removal.photo.id ?? -1)) ?? nil
         var cell = removal.cell
@@ -117,6 +142,7 @@ public final class AlbumLoader {
         state.undoRemove(cell, at: removal.index)
         onChange?(.inserted(min(removal.index, state.cells.count - 1)))
         downloadPending()
+        return true
     }
 
     /// Deletes a removed photo's file once Undo is no longer offered.
@@ -129,7 +155,9 @@ public final class AlbumLoader {
     // MARK: Search
 
     private func search(page: Int) {
+        guard !isClosed else { return }
         cancel()
+        collection += 1
         requestedPage = page
         state.beginSearch()
         onChange?(.reset)
@@ -179,6 +207,7 @@ public final class AlbumLoader {
     private var nextTransfer = 0
 
     private func downloadPending() {
+        guard !isClosed else { return }
         for photo in state.pendingPhotos where transferring.count < maxConcurrent {
             guard let id = photo.id, downloads[id] == nil else { continue }
             nextTransfer += 1
@@ -194,6 +223,8 @@ public final class AlbumLoader {
         var failure: Error?
         do {
             guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse("Bad image address") }
+            // Also for rows stored earlier, e.g. during an offline demo against a loopback service.
+            guard source.addressPolicy.allows(url) else { throw PhotoSourceError.blockedAddress }
             let data: Data
             do {
                 defer { transferDone(id, transfer) }

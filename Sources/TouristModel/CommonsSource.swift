@@ -14,6 +14,10 @@ public struct CommonsSource: PhotoSource {
     static let maxResponseBytes = 16 * 1024 * 1024
     /// Guards against a server that keeps sending continuations.
     static let maxRequestsPerSearch = 20
+    /// MediaWiki page ids are positive; beyond 2^53 they would not even survive JSON.
+    static let pageIdRange = 1...(1 << 53)
+    /// A result's rank in the geosearch; only compared, never computed with.
+    static let indexRange = 0...Int(Int32.max)
 
     public let id = "commons"
     public let displayName = "Wikimedia Commons"
@@ -76,6 +80,10 @@ public struct CommonsSource: PhotoSource {
         return PhotoPage(page: page, pages: pages, total: all.count, photos: slice)
     }
 
+    public var addressPolicy: AddressPolicy {
+        AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
+    }
+
     /// Commons pages are slices of one cached list, so every page is reachable.
     public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
         max(1, pages)
@@ -91,6 +99,8 @@ public struct CommonsSource: PhotoSource {
             let data = try await client.fetch(searchURL(near: near, limit: limit, continuation: continuation),
                                               maxBytes: Self.maxResponseBytes, service: displayName)
             let (entries, next) = try Self.decodeEntries(data)
+            // Leaving the album stops a long merge between requests, not only at the next fetch.
+            if Task.isCancelled { throw PhotoSourceError.cancelled }
             for entry in entries {
                 var item = merged[entry.pageId] ?? MergedEntry(pageId: entry.pageId, batch: batch)
                 item.index = item.index ?? entry.index
@@ -105,7 +115,8 @@ public struct CommonsSource: PhotoSource {
         let ordered = merged.values.sorted {
             ($0.batch, $0.index ?? Int.max, $0.pageId) < ($1.batch, $1.index ?? Int.max, $1.pageId)
         }
-        return Array(ordered.compactMap(\.photo).prefix(limit))
+        // Photos the app would refuse to download are not offered at all.
+        return Array(addressPolicy.screen(ordered.compactMap(\.photo)).prefix(limit))
     }
 
     private struct MergedEntry {
@@ -164,8 +175,10 @@ public struct CommonsSource: PhotoSource {
         default: throw PhotoSourceError.malformedResponse("Wikimedia Commons")
         }
         let entries = pages.compactMap { page -> Entry? in
-            guard let pageId = integer(page["pageid"]) else { return nil }
-            return Entry(pageId: pageId, index: integer(page["index"]), photo: photo(page, pageId: pageId))
+            // A page without a usable id cannot be merged or named: skipped, like any odd item.
+            guard let pageId = Bounded.int(page["pageid"], in: Self.pageIdRange) else { return nil }
+            return Entry(pageId: pageId, index: Bounded.int(page["index"], in: Self.indexRange),
+                         photo: photo(page, pageId: pageId))
         }
         return (entries, continuation)
     }
@@ -192,8 +205,8 @@ public struct CommonsSource: PhotoSource {
             license: field("LicenseShortName"),
             pageURL: webURL(info["descriptionurl"]),
             // The size of what the album downloads: the thumbnail when there is one.
-            width: integer(thumb == nil ? info["width"] : info["thumbwidth"]),
-            height: integer(thumb == nil ? info["height"] : info["thumbheight"]))
+            width: Bounded.int(thumb == nil ? info["width"] : info["thumbwidth"], in: Bounded.dimension),
+            height: Bounded.int(thumb == nil ? info["height"] : info["thumbheight"], in: Bounded.dimension))
     }
 
     private static func isSupportedImage(mime: String?, title: String) -> Bool {
@@ -208,15 +221,6 @@ public struct CommonsSource: PhotoSource {
         if name.hasPrefix("File:") { name = name.dropFirst(5) }
         if let dot = name.lastIndex(of: "."), dot != name.startIndex { name = name[..<dot] }
         return name.replacingOccurrences(of: "_", with: " ").trimmingCharacters(in: .whitespaces)
-    }
-
-    private static func integer(_ value: Any?) -> Int? {
-        switch value {
-        case let number as Int: return number
-        case let number as Double where number.isFinite: return Int(number)
-        case let text as String: return Int(text)
-        default: return nil
-        }
     }
 
     private static func text(_ value: Any?) -> String? {

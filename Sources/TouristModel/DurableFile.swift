@@ -12,7 +12,9 @@ enum DurableFile {
         let operation: String
         let path: String
         let code: Int32
-        var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+        var description: String { "\(operation) \(path): \(reason)" }
+        /// The system's words for the error, e.g. "Permission denied".
+        var reason: String { String(cString: strerror(code)) }
         // So the app's error dialogs say what failed instead of a generic sentence.
         var errorDescription: String? { description }
     }
@@ -44,6 +46,47 @@ enum DurableFile {
         if let failure {
             unlink(path)
             throw failure
+        }
+    }
+
+    enum ReadOutcome {
+        /// No such file (ENOENT): a normal first start.
+        case missing
+        case data(Data)
+        /// A regular file larger than the limit; not read.
+        case tooLarge
+        /// Exists (or may exist) but could not be read: permissions, not a regular file, I/O error.
+        case failed(IOError)
+    }
+
+    /// Reads a small regular file whole, telling "not there" apart from "cannot read".
+    /// O_NONBLOCK so a FIFO put in its place cannot hang the caller.
+    static func readSmallFile(_ url: URL, maxBytes: Int) -> ReadOutcome {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            return errno == ENOENT ? .missing : .failed(IOError(operation: "open", path: path, code: errno))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failed(IOError(operation: "stat", path: path, code: errno)) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            return .failed(IOError(operation: "read", path: path, code: kind == S_IFDIR ? EISDIR : EINVAL))
+        }
+        guard info.st_size <= maxBytes else { return .tooLarge }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failed(IOError(operation: "read", path: path, code: errno))
+            }
+            if count == 0 { return .data(data) }
+            data.append(contentsOf: buffer[0..<count])
+            // The file grew while being read.
+            if data.count > maxBytes { return .tooLarge }
         }
     }
 
@@ -91,6 +134,12 @@ enum DurableFile {
         return lstat(url.path, &info) == 0
     }
 
+    /// No file, or an empty one (what SQLite starts a new database from).
+    static func isMissingOrEmpty(_ url: URL) -> Bool {
+        var info = stat()
+        return stat(url.path, &info) != 0 || info.st_size == 0
+    }
+
     static func randomHex(bytes: Int) -> String {
         var generator = SystemRandomNumberGenerator()
         return (0..<bytes).map { _ in
@@ -108,11 +157,11 @@ enum DurableFile {
         return formatter.string(from: date)
     }
 
-    /// Moves `url` to "<name>.corrupt-<timestamp>" (adding "-2", "-3"… if taken), never overwriting.
-    /// Returns the new location.
-    static func moveAside(_ url: URL, now: Date) throws -> URL {
+    /// Moves `url` to "<name>.<label>-<timestamp>" (adding "-2", "-3"… if taken), never overwriting.
+    /// Works for directories too (by rename). Returns the new location.
+    static func moveAside(_ url: URL, now: Date, label: String = "corrupt") throws -> URL {
         let directory = url.deletingLastPathComponent()
-        let stem = "\(url.lastPathComponent).corrupt-\(timestamp(now))"
+        let stem = "\(url.lastPathComponent).\(label)-\(timestamp(now))"
         var candidate = directory.appendingPathComponent(stem)
         var counter = 2
         while exists(candidate) || exists(URL(fileURLWithPath: candidate.path + "-wal")) {

@@ -9,6 +9,9 @@ public struct FlickrSource: PhotoSource {
     public static let maxPerPage = 250
     /// A search answer is JSON of at most a few hundred kilobytes.
     static let maxResponseBytes = 8 * 1024 * 1024
+    /// Flickr's error codes and licence ids are small; others are shown as unknown.
+    static let errorCodeRange = 0...100_000
+    static let licenseRange = 0...10_000
 
     public let id = "flickr"
     public let displayName = "Flickr"
@@ -46,15 +49,24 @@ public struct FlickrSource: PhotoSource {
         ])
     }
 
+    public var addressPolicy: AddressPolicy {
+        AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
+    }
+
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
         let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
                                           maxBytes: Self.maxResponseBytes, service: displayName)
-        return try Self.decode(data)
+        var result = try Self.decode(data)
+        // Photos the app would refuse to download are not offered at all.
+        result.photos = addressPolicy.screen(result.photos)
+        return result
     }
 
     public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
         guard perPage > 0 else { return 1 }
-        let reported = pages > 0 ? pages : (max(total, 0) + perPage - 1) / perPage
+        // Rounds up without `total + perPage - 1`, which overflows for a total near Int.max.
+        let total = max(total, 0)
+        let reported = pages > 0 ? pages : total / perPage + (total % perPage == 0 ? 0 : 1)
         return max(1, min(reported, Self.reachableResults / perPage))
     }
 
@@ -70,7 +82,7 @@ public struct FlickrSource: PhotoSource {
             throw PhotoSourceError.malformedResponse("Flickr")
         }
         if envelope.stat == "fail" {
-            let code = envelope.code?.value ?? 0
+            let code = envelope.code.in(Self.errorCodeRange) ?? 0
             switch code {
             case 100: throw PhotoSourceError.invalidAPIKey
             case 105: throw PhotoSourceError.serviceUnavailable("Flickr")
@@ -81,9 +93,10 @@ public struct FlickrSource: PhotoSource {
             throw PhotoSourceError.malformedResponse("Flickr")
         }
         let photos = (result.photo ?? []).compactMap { $0.value.flatMap(remotePhoto) }
-        return PhotoPage(page: result.page?.value ?? 1,
-                         pages: result.pages?.value ?? (photos.isEmpty ? 0 : 1),
-                         total: result.total?.value ?? photos.count,
+        // Out-of-range counts count as absent: the album computes page numbers with them.
+        return PhotoPage(page: result.page.in(Bounded.page) ?? 1,
+                         pages: result.pages.in(0...Bounded.page.upperBound) ?? (photos.isEmpty ? 0 : 1),
+                         total: result.total.in(Bounded.total) ?? photos.count,
                          photos: photos)
     }
 
@@ -109,7 +122,7 @@ public struct FlickrSource: PhotoSource {
         var image: (url: URL, width: Int?, height: Int?)?
         for (text, width, height) in sized {
             if let url = webURL(text) {
-                image = (url, width?.value, height?.value)
+                image = (url, width.in(Bounded.dimension), height.in(Bounded.dimension))
                 break
             }
         }
@@ -121,7 +134,7 @@ public struct FlickrSource: PhotoSource {
         if let owner, let id, isToken(owner), isToken(id) {
             pageURL = URL(string: "https://www.flickr.com/photos/\(owner)/\(id)")
         }
-        let license = item.license?.value.map { licenseNames[$0] ?? "License \($0)" } ?? ""
+        let license = item.license.in(Self.licenseRange).map { licenseNames[$0] ?? "License \($0)" } ?? ""
         return RemotePhoto(
             sourceId: id ?? image.url.absoluteString,
             imageURL: image.url,
@@ -185,22 +198,31 @@ public struct FlickrSource: PhotoSource {
     }
 }
 
-/// An integer that older APIs send as a string ("12") and newer ones as a number.
+/// An integer that older APIs send as a string ("12") and newer ones as a number; nil when it
+/// is neither or does not fit an Int (1e19). Callers range-check it with `in(_:)`.
 struct LooseInt: Decodable {
     let value: Int?
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        let all = Int.min...Int.max
         if let number = try? container.decode(Int.self) {
             value = number
-        } else if let number = try? container.decode(Double.self), number.isFinite,
-                  abs(number) < Double(Int.max) {
-            value = Int(number)
+        } else if let number = try? container.decode(Double.self) {
+            value = Bounded.int(number, in: all)
         } else if let text = try? container.decode(String.self) {
-            value = Int(text.trimmingCharacters(in: .whitespaces))
+            value = Bounded.int(text: text, in: all)
         } else {
             value = nil
         }
+    }
+}
+
+extension Optional where Wrapped == LooseInt {
+    /// The value when present and inside `range`.
+    func `in`(_ range: ClosedRange<Int>) -> Int? {
+        guard let value = self?.value, range.contains(value) else { return nil }
+        return value
     }
 }
 

@@ -12,37 +12,60 @@ enum HTMLText {
         "amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " ",
     ]
 
+    /// Artist and licence snippets are a few hundred characters; longer input is cut here so
+    /// a hostile answer costs bounded time and memory (the label could not show it anyway).
+    static let maxInputScalars = 20_000
+
+    /// Plain text of an HTML snippet. Linear in the input: each character is looked at a
+    /// bounded number of times, so unclosed tags ("<a<a<a…") cannot make it quadratic.
     static func plain(_ html: String) -> String {
-        decodeEntities(stripTags(html))
+        let scalars = Array(html.unicodeScalars.prefix(maxInputScalars))
+        return decodeEntities(stripTags(scalars))
             .split(whereSeparator: { $0.isWhitespace })
             .joined(separator: " ")
     }
 
-    private static func stripTags(_ html: String) -> String {
-        var output = ""
-        var index = html.startIndex
-        while index < html.endIndex {
-            let character = html[index]
-            let next = html.index(after: index)
+    private static func stripTags(_ input: [Unicode.Scalar]) -> String {
+        var output = String.UnicodeScalarView()
+        var index = 0
+        // Where the next ">" is. Only ever moves forward, which is what keeps this linear;
+        // input.count means there is none left, so no later "<" can open a tag either.
+        var nextClose = -1
+        while index < input.count {
+            let scalar = input[index]
+            let next = index + 1
             // Only "<" followed by a letter, "/" or "!" opens a tag; "a < b" is text.
-            if character == "<", next < html.endIndex,
-               html[next].isLetter || html[next] == "/" || html[next] == "!",
-               let close = html[next...].firstIndex(of: ">") {
-                output += isBreaking(html[next..<close]) ? " " : ""
-                index = html.index(after: close)
-            } else {
-                output.append(character)
-                index = next
+            if scalar == "<", next < input.count, opensTag(input[next]) {
+                if nextClose < next {
+                    nextClose = input[next...].firstIndex(of: ">") ?? input.count
+                }
+                if nextClose < input.count {
+                    if isBreaking(input[next..<nextClose]) { output.append(" ") }
+                    index = nextClose + 1
+                    continue
+                }
             }
+            // Control characters (NUL ends a C string) have no place in a label.
+            if !isControl(scalar) { output.append(scalar) }
+            index = next
         }
-        return output
+        return String(output)
     }
 
-    private static func isBreaking(_ tag: Substring) -> Bool {
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control && !scalar.properties.isWhitespace
+    }
+
+    private static func opensTag(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "/" || scalar == "!" || scalar.properties.isAlphabetic
+    }
+
+    private static func isBreaking(_ tag: ArraySlice<Unicode.Scalar>) -> Bool {
+        // Tag names are short; looking further than the longest one we know is wasted work.
         let name = tag.drop(while: { $0 == "/" })
-            .prefix(while: { $0.isLetter || $0.isNumber })
-            .lowercased()
-        return breakingTags.contains(name)
+            .prefix(while: { $0.properties.isAlphabetic || $0.properties.numericType != nil })
+            .prefix(6)
+        return breakingTags.contains(String(String.UnicodeScalarView(name)).lowercased())
     }
 
     private static func decodeEntities(_ text: String) -> String {
@@ -77,6 +100,8 @@ enum HTMLText {
         } else {
             code = UInt32(digits, radix: 10)
         }
-        return code.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        // Control characters (&#0; …) would end a C string or confuse a label: kept as text.
+        guard let scalar = code.flatMap(Unicode.Scalar.init), !isControl(scalar) else { return nil }
+        return String(Character(scalar))
     }
 }

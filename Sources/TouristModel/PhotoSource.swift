@@ -57,6 +57,8 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     case timedOut
     case cancelled
     case notAnImage
+    /// The address is not one the app downloads from (see `AddressPolicy`).
+    case blockedAddress
 
     public var errorDescription: String? {
         switch self {
@@ -82,6 +84,8 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
             return "The request was cancelled"
         case .notAnImage:
             return "The download is not a picture"
+        case .blockedAddress:
+            return "The photo's address is not allowed: only secure (https) addresses on the internet are downloaded"
         }
     }
 
@@ -120,6 +124,31 @@ public protocol PhotoSource: Sendable {
     func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage
     /// Highest page worth asking for given what a search reported.
     func highestPage(total: Int, pages: Int, perPage: Int) -> Int
+    /// Where this source's photos may be downloaded from. Defaults to `.production`.
+    var addressPolicy: AddressPolicy { get }
+}
+
+extension PhotoSource {
+    public var addressPolicy: AddressPolicy { .production }
+}
+
+extension AddressPolicy {
+    /// The policy of a source talking to `endpoint`: a replaced endpoint (VT_* in tests and
+    /// the offline demo) is trusted, the service's real one is not.
+    static func forEndpoint(_ endpoint: URL, default standard: URL) -> AddressPolicy {
+        endpoint == standard ? .production : AddressPolicy(trustedEndpoints: [endpoint])
+    }
+
+    /// Keeps the photos whose image may be downloaded, dropping other addresses they carry.
+    func screen(_ photos: [RemotePhoto]) -> [RemotePhoto] {
+        photos.compactMap { photo in
+            guard allows(photo.imageURL) else { return nil }
+            var photo = photo
+            if let thumbnail = photo.thumbnailURL, !allows(thumbnail) { photo.thumbnailURL = nil }
+            if let page = photo.pageURL, !allows(page) { photo.pageURL = nil }
+            return photo
+        }
+    }
 }
 
 /// Percent-encoding for query strings that leaves only RFC 3986 unreserved characters

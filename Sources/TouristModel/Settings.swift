@@ -1,7 +1,8 @@
 import Foundation
 
-/// User preferences. Decoding is lenient per key: a missing or mistyped value
-/// falls back to its default instead of losing the whole file.
+/// User preferences. Decoding is lenient per key: a missing, mistyped or out-of-range value
+/// falls back to its default instead of losing the whole file. Every stored value is kept in
+/// range (also when set in code), so the app can convert them (e.g. to Int32) without trapping.
 public struct Settings: Codable, Equatable, Sendable {
     public enum SourceChoice: String, Codable, Sendable, CaseIterable {
         /// Flickr when a key exists, else Wikimedia Commons.
@@ -9,6 +10,13 @@ public struct Settings: Codable, Equatable, Sendable {
     }
 
     public static let photosPerAlbumRange = 1...250
+    /// Window sizes worth restoring; anything else (5000000000 from a hand-edited file) means
+    /// "use the default size". Fits Int32, which GTK takes.
+    public static let windowSizeRange = 100...16384
+    /// Map zoom levels the map can show; outside, the default view is used.
+    public static let mapZoomRange = 0.0...22.0
+    public static let latitudeRange = -90.0...90.0
+    public static let longitudeRange = -180.0...180.0
 
     public var source: SourceChoice = .automatic
     /// Secret: never log it (description and debugDescription hide it).
@@ -19,11 +27,23 @@ public struct Settings: Codable, Equatable, Sendable {
             if clamped != photosPerAlbum { photosPerAlbum = clamped }
         }
     }
-    public var mapLatitude: Double? = nil
-    public var mapLongitude: Double? = nil
-    public var mapZoom: Double? = nil
-    public var windowWidth: Int? = nil
-    public var windowHeight: Int? = nil
+    // Out-of-range values become nil ("default") rather than being clamped: a clamped map
+    // position would be a wrong place, a clamped 5e9 window a useless one.
+    public var mapLatitude: Double? = nil {
+        didSet { if mapLatitude != nil, Bounded.double(mapLatitude, in: Self.latitudeRange) == nil { mapLatitude = nil } }
+    }
+    public var mapLongitude: Double? = nil {
+        didSet { if mapLongitude != nil, Bounded.double(mapLongitude, in: Self.longitudeRange) == nil { mapLongitude = nil } }
+    }
+    public var mapZoom: Double? = nil {
+        didSet { if mapZoom != nil, Bounded.double(mapZoom, in: Self.mapZoomRange) == nil { mapZoom = nil } }
+    }
+    public var windowWidth: Int? = nil {
+        didSet { if let value = windowWidth, !Self.windowSizeRange.contains(value) { windowWidth = nil } }
+    }
+    public var windowHeight: Int? = nil {
+        didSet { if let value = windowHeight, !Self.windowSizeRange.contains(value) { windowHeight = nil } }
+    }
     public var seenIntroduction: Bool = false
 
     public init() {}
@@ -38,14 +58,27 @@ public struct Settings: Codable, Equatable, Sendable {
         func value<T: Decodable>(_ key: CodingKeys, _ type: T.Type) -> T? {
             (try? container.decodeIfPresent(type, forKey: key)) ?? nil
         }
+        // Numbers are read as Double, which any JSON number decodes to, then range-checked:
+        // decoding 1e300 as Int fails, and a value that fits Int may still not fit Int32.
+        func number(_ key: CodingKeys, in range: ClosedRange<Double>) -> Double? {
+            Bounded.double(value(key, Double.self), in: range)
+        }
+        func integer(_ key: CodingKeys, in range: ClosedRange<Int>) -> Int? {
+            value(key, Double.self).flatMap { Bounded.int($0, in: range) }
+        }
         source = value(.source, SourceChoice.self) ?? .automatic
         flickrAPIKey = value(.flickrAPIKey, String.self)
-        photosPerAlbum = Self.clampPhotosPerAlbum(value(.photosPerAlbum, Int.self) ?? 21)
-        mapLatitude = value(.mapLatitude, Double.self)
-        mapLongitude = value(.mapLongitude, Double.self)
-        mapZoom = value(.mapZoom, Double.self)
-        windowWidth = value(.windowWidth, Int.self)
-        windowHeight = value(.windowHeight, Int.self)
+        photosPerAlbum = Self.clampPhotosPerAlbum(integer(.photosPerAlbum, in: Int.min...Int.max) ?? 21)
+        let latitude = number(.mapLatitude, in: Self.latitudeRange)
+        let longitude = number(.mapLongitude, in: Self.longitudeRange)
+        // Half a position is no position.
+        if let latitude, let longitude {
+            mapLatitude = latitude
+            mapLongitude = longitude
+        }
+        mapZoom = number(.mapZoom, in: Self.mapZoomRange)
+        windowWidth = integer(.windowWidth, in: Self.windowSizeRange)
+        windowHeight = integer(.windowHeight, in: Self.windowSizeRange)
         seenIntroduction = value(.seenIntroduction, Bool.self) ?? false
     }
 
@@ -83,41 +116,4 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible {
     }
 
     public var debugDescription: String { description }
-}
-
-/// The settings file: JSON, replaced atomically, readable only by the user.
-public struct SettingsFile: Sendable {
-    public let url: URL
-
-    public init(url: URL) {
-        self.url = url
-    }
-
-    /// Missing file: defaults. Unreadable JSON: the file is moved aside
-    /// (settings.json.corrupt-…) so the user's data is not lost, and defaults are used.
-    public func load() -> Settings {
-        load(now: Date())
-    }
-
-    func load(now: Date) -> Settings {
-        guard let data = try? Data(contentsOf: url) else { return Settings() }
-        if let settings = try? JSONDecoder().decode(Settings.self, from: data) {
-            return settings
-        }
-        _ = try? DurableFile.moveAside(url, now: now)
-        return Settings()
-    }
-
-    /// Writes a temporary file (mode 0600, fsynced) and renames it over the old one.
-    public func save(_ settings: Settings) throws {
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try encoder.encode(settings)
-        let temporary = directory.appendingPathComponent(
-            ".\(url.lastPathComponent).tmp-\(DurableFile.randomHex(bytes: 6))", isDirectory: false)
-        try DurableFile.replace(url, with: data, via: temporary, mode: 0o600)
-    }
 }

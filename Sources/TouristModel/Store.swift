@@ -27,6 +27,8 @@ public final class Store: Sendable {
     let writer: DatabasePool
     /// File names being written by `saveDownloaded`, so `repair()` running meanwhile leaves them alone.
     let inFlight = Mutex<Set<String>>([])
+    /// Files of removed photos whose Undo is still offered: unreferenced, yet not stray.
+    let awaitingUndo = Mutex<Set<String>>([])
 
     public init(databaseURL: URL, photosDirectory: URL) throws {
         let manager = FileManager.default
@@ -59,32 +61,44 @@ public final class Store: Sendable {
 
     // MARK: Opening with recovery
 
+    /// What `openRecovering` opened, and what it kept aside.
+    public typealias Opened = (store: Store, movedAside: URL?, photosMovedAside: URL?)
+
     /// Opens the store; if the database file is not a readable SQLite database, moves it
-    /// (and its -wal/-shm) aside instead of deleting it, and opens a fresh one.
+    /// (and its -wal/-shm) aside instead of deleting it, and opens a fresh one. The photo
+    /// files it indexed are moved aside with it (`photosMovedAside`, "photos.corrupt-…"):
+    /// the new database does not know them, and `repair()` would otherwise delete them as
+    /// stray. The same happens to photos found without any database file.
     ///
     /// With `deferVerification`, the page-by-page check (which reads the whole file: ~25 ms for
     /// 100,000 photos, on the start-up path) is skipped unless a previous `verifyInBackground`
     /// found damage; the caller then runs `verifyInBackground` off the main thread.
-    public static func openRecovering(paths: AppPaths, deferVerification: Bool = false) throws -> (store: Store, movedAside: URL?) {
+    public static func openRecovering(paths: AppPaths, deferVerification: Bool = false) throws -> Opened {
         try openRecovering(databaseURL: paths.databaseURL, photosDirectory: paths.photosDirectory, now: Date(),
                            deferVerification: deferVerification)
     }
 
     static func openRecovering(databaseURL: URL, photosDirectory: URL, now: Date,
-                               deferVerification: Bool = false) throws -> (store: Store, movedAside: URL?) {
+                               deferVerification: Bool = false) throws -> Opened {
         // Checked before SQLite sees the file: on a failed open SQLite may delete a -wal it
         // cannot use, and that file is part of what we promise to keep.
         if !hasSQLiteHeader(databaseURL) {
             return try recover(databaseURL: databaseURL, photosDirectory: photosDirectory, now: now)
         }
+        if DurableFile.isMissingOrEmpty(databaseURL) {
+            // A fresh database, but photos are there: their index is gone (deleted, restored
+            // from a partial backup). Keep them rather than let repair() delete them all.
+            let photosAside = try moveAsideIfNotEmpty(photosDirectory, now: now, label: "unindexed")
+            return (try Store(databaseURL: databaseURL, photosDirectory: photosDirectory), nil, photosAside)
+        }
         let marker = verificationMarker(databaseURL)
         let verify = !deferVerification || DurableFile.exists(marker)
         do {
             let store = try Store(databaseURL: databaseURL, photosDirectory: photosDirectory)
-            if !verify { return (store, nil) }
+            if !verify { return (store, nil, nil) }
             if try store.quickCheck() {
                 DurableFile.remove(marker)
-                return (store, nil)
+                return (store, nil, nil)
             }
             try store.close()
         } catch let error as DatabaseError where isDamage(error) {
@@ -121,8 +135,7 @@ public final class Store: Sendable {
         return intact
     }
 
-    private static func recover(databaseURL: URL, photosDirectory: URL,
-                                now: Date) throws -> (store: Store, movedAside: URL?) {
+    private static func recover(databaseURL: URL, photosDirectory: URL, now: Date) throws -> Opened {
         DurableFile.remove(verificationMarker(databaseURL))
         let moved = try DurableFile.moveAside(databaseURL, now: now)
         for suffix in ["-wal", "-shm"] {
@@ -132,8 +145,18 @@ public final class Store: Sendable {
                 try DurableFile.renameDurably(side, to: URL(fileURLWithPath: moved.path + suffix))
             }
         }
+        // The photos belong to the moved database: keep them next to it, not in the new one's
+        // directory where nothing references them.
+        let photosAside = try moveAsideIfNotEmpty(photosDirectory, now: now, label: "corrupt")
         let store = try Store(databaseURL: databaseURL, photosDirectory: photosDirectory)
-        return (store, moved)
+        return (store, moved, photosAside)
+    }
+
+    /// Renames a directory holding any entry to "<name>.<label>-<timestamp>"; nil when empty or absent.
+    private static func moveAsideIfNotEmpty(_ directory: URL, now: Date, label: String) throws -> URL? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory.path),
+              !entries.isEmpty else { return nil }
+        return try DurableFile.moveAside(directory, now: now, label: label)
     }
 
     private static func isDamage(_ error: DatabaseError) -> Bool {
@@ -156,12 +179,14 @@ public final class Store: Sendable {
 
     // MARK: Pins
 
+    /// Pins that can be shown: a stored row with an impossible coordinate (see `RowValues`) is
+    /// left out rather than handed to the map.
     public func pins() throws -> [Pin] {
-        try writer.read { db in try Pin.order(Column("id")).fetchAll(db) }
+        try writer.read { db in try Pin.order(Column("id")).fetchAll(db) }.filter(\.coordinate.isValid)
     }
 
     public func pin(id: Int64) throws -> Pin? {
-        try writer.read { db in try Pin.fetchOne(db, key: id) }
+        try writer.read { db in try Pin.fetchOne(db, key: id) }.flatMap { $0.coordinate.isValid ? $0 : nil }
     }
 
     public func pinCount() throws -> Int {
@@ -240,6 +265,8 @@ public final class Store: Sendable {
             pin.albumPages = pages
             pin.albumSource = source
             try pin.update(db)
+            try db.execute(sql: "UPDATE pin SET album_generation = album_generation + 1 WHERE id = ?",
+                           arguments: [pinId])
             return (inserted, oldFiles)
         }
         removeFiles(named: oldFiles)

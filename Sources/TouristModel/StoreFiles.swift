@@ -1,6 +1,13 @@
 import Foundation
 import GRDB
 
+/// A photo removed from its album, with what Undo needs to put it back only where it was.
+public struct RemovedPhoto: Sendable, Equatable {
+    public let photo: Photo
+    /// The album's generation at removal (see `restorePhoto`).
+    let albumGeneration: Int64?
+}
+
 // Operations that touch both rows and photo files. The rule everywhere: a row may
 // point at a file only once the file is complete on disk, and a file is deleted
 // only after no committed row points at it.
@@ -44,22 +51,36 @@ extension Store {
 
     /// Removes the row and closes the gap in positions, but keeps the file so Undo can restore it.
     @discardableResult
-    public func deletePhoto(id: Int64) throws -> Photo? {
+    public func deletePhoto(id: Int64) throws -> RemovedPhoto? {
         try writer.write { db in
             guard let photo = try Photo.fetchOne(db, key: id) else { return nil }
+            let generation = try Self.albumGeneration(db, pinId: photo.pinId)
             try Photo.deleteOne(db, key: id)
             try db.execute(
                 sql: "UPDATE photo SET position = position - 1 WHERE pin_id = ? AND position > ?",
                 arguments: [photo.pinId, photo.position])
-            return photo
+            // Inside the transaction, so repair() never sees the file unreferenced and unheld.
+            if let name = photo.fileName { awaitingUndo.withLock { _ = $0.insert(name) } }
+            return RemovedPhoto(photo: photo, albumGeneration: generation)
         }
     }
 
-    /// Re-inserts a removed photo at its old position, shifting later ones down.
+    static func albumGeneration(_ db: Database, pinId: Int64) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT album_generation FROM pin WHERE id = ?", arguments: [pinId])
+    }
+
+    /// Re-inserts a removed photo at its old position, shifting later ones down, if its album is
+    /// still the one it was removed from. Returns false, changing nothing, when the album was
+    /// replaced since (New Collection): the photo must not join another collection.
     /// Ids are never reused (AUTOINCREMENT), so the old id is normally still free.
-    public func restorePhoto(_ photo: Photo) throws {
-        try writer.write { db in
-            guard try Pin.exists(db, key: photo.pinId) else { throw StoreError.pinNotFound(photo.pinId) }
+    @discardableResult
+    public func restorePhoto(_ removed: RemovedPhoto) throws -> Bool {
+        let photo = removed.photo
+        let accepted: Bool = try writer.write { db in
+            guard let generation = try Self.albumGeneration(db, pinId: photo.pinId) else {
+                throw StoreError.pinNotFound(photo.pinId)
+            }
+            guard generation == removed.albumGeneration else { return false }
             let count = try Photo.filter(Photo.Columns.pinId == photo.pinId).fetchCount(db)
             var restored = photo
             restored.position = min(max(0, photo.position), count)
@@ -80,11 +101,16 @@ extension Store {
                 sql: "UPDATE photo SET position = position + 1 WHERE pin_id = ? AND position >= ?",
                 arguments: [restored.pinId, restored.position])
             try restored.insert(db)
+            return true
         }
+        // A refused photo's file still waits for discardFileIfUnreferenced.
+        if accepted, let name = photo.fileName { awaitingUndo.withLock { _ = $0.remove(name) } }
+        return accepted
     }
 
     /// Deletes a file once no row references it (after the undo window closed).
     public func discardFileIfUnreferenced(_ fileName: String) {
+        awaitingUndo.withLock { _ = $0.remove(fileName) }
         guard Self.isSafeFileName(fileName), !inFlight.withLock({ $0.contains(fileName) }) else { return }
         // Inside a write so a concurrent restorePhoto cannot re-reference the file mid-way.
         try? writer.write { db in
@@ -93,37 +119,5 @@ extension Store {
                 DurableFile.remove(photosDirectory.appendingPathComponent(fileName, isDirectory: false))
             }
         }
-    }
-
-    /// Startup repair, best run before downloads start and off the main thread:
-    /// rows whose file vanished go back to `pending`; files no row references
-    /// (including `.tmp-` leftovers of a crash) are deleted.
-    public func repair() throws -> (resetRows: Int, removedFiles: Int) {
-        let (resetRows, referenced): (Int, Set<String>) = try writer.write { db in
-            var reset = 0
-            let candidates = try Photo
-                .filter(Photo.Columns.fileName != nil || Photo.Columns.state == PhotoState.downloaded.rawValue)
-                .fetchAll(db)
-            for var photo in candidates {
-                if let url = fileURL(for: photo), DurableFile.isRegularFile(url) { continue }
-                photo.fileName = nil
-                if photo.state == .downloaded { photo.state = .pending }
-                try photo.update(db)
-                reset += 1
-            }
-            let names = try String.fetchAll(db, sql: "SELECT file_name FROM photo WHERE file_name IS NOT NULL")
-            return (reset, Set(names))
-        }
-
-        let entries = (try? FileManager.default.contentsOfDirectory(atPath: photosDirectory.path)) ?? []
-        var removed = 0
-        for name in entries where !referenced.contains(name) {
-            if inFlight.withLock({ $0.contains(name) }) { continue }
-            let url = photosDirectory.appendingPathComponent(name, isDirectory: false)
-            // Only plain files are ours; leave anything else a user put there.
-            guard DurableFile.isRegularFile(url) else { continue }
-            if DurableFile.remove(url) { removed += 1 }
-        }
-        return (resetRows, removed)
     }
 }

@@ -37,6 +37,13 @@ enum StoreMigrations {
                     .check(sql: "state IN ('pending', 'downloaded', 'failed')")
             }
         }
+        migrator.registerMigration("v2: album generation") { db in
+            // Counts album replacements, so an Undo from an album that was replaced since
+            // (New Collection) can be told apart and refused.
+            try db.alter(table: "pin") { t in
+                t.add(column: "album_generation", .integer).notNull().defaults(to: 0)
+            }
+        }
         return migrator
     }
 }

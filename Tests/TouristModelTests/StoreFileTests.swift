@@ -112,13 +112,13 @@ final class StoreFileTests: XCTestCase {
         let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[1].id!, data: SampleImages.jpeg))
 
         let removed = try XCTUnwrap(try store.deletePhoto(id: photos[1].id!))
-        XCTAssertEqual(removed, saved)
+        XCTAssertEqual(removed.photo, saved)
         let afterDelete = try store.photos(pinId: pin.id!)
         XCTAssertEqual(afterDelete.map(\.id), [photos[0].id, photos[2].id, photos[3].id])
         XCTAssertEqual(afterDelete.map(\.position), [0, 1, 2])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: store.fileURL(for: removed)!.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: store.fileURL(for: removed.photo)!.path))
 
-        try store.restorePhoto(removed)
+        XCTAssertTrue(try store.restorePhoto(removed))
         let afterRestore = try store.photos(pinId: pin.id!)
         XCTAssertEqual(afterRestore.map(\.id), photos.map(\.id))
         XCTAssertEqual(afterRestore.map(\.position), [0, 1, 2, 3])
@@ -143,9 +143,9 @@ final class StoreFileTests: XCTestCase {
         let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 1,
                                             photos: remotePhotos(1))
         let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[0].id!, data: SampleImages.jpeg))
-        _ = try store.deletePhoto(id: saved.id!)
+        let removed = try XCTUnwrap(try store.deletePhoto(id: saved.id!))
         store.discardFileIfUnreferenced(saved.fileName!)
-        try store.restorePhoto(saved)
+        XCTAssertTrue(try store.restorePhoto(removed))
         let restored = try XCTUnwrap(try store.photos(pinId: pin.id!).first)
         XCTAssertEqual(restored.state, .pending)
         XCTAssertNil(restored.fileName)
@@ -175,5 +175,23 @@ final class StoreFileTests: XCTestCase {
         XCTAssertEqual(again.resetRows, 0)
         XCTAssertEqual(again.removedFiles, 0)
         XCTAssertTrue(try store.checkIntegrity())
+    }
+
+    /// The store's own guard: a removal from an album replaced since is not restored into it.
+    func testRestoreIntoAReplacedAlbumIsRefused() throws {
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 1, pages: 2,
+                                            photos: remotePhotos(3))
+        let saved = try XCTUnwrap(try store.saveDownloaded(photoId: photos[1].id!, data: SampleImages.jpeg))
+        let removed = try XCTUnwrap(try store.deletePhoto(id: saved.id!))
+        let replacement = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 2, pages: 2,
+                                                 photos: remotePhotos(2, prefix: "n"))
+        XCTAssertFalse(try store.restorePhoto(removed))
+        XCTAssertEqual(try store.photos(pinId: pin.id!), replacement)
+        store.discardFileIfUnreferenced(saved.fileName!)
+        XCTAssertEqual(try filesInPhotosDirectory(), [])
+        XCTAssertThrowsError(try { () throws -> Bool in
+            try store.deletePin(id: pin.id!)
+            return try store.restorePhoto(removed)
+        }()) { XCTAssertEqual($0 as? StoreError, .pinNotFound(pin.id!)) }
     }
 }

@@ -120,7 +120,7 @@ final class StoreTests: XCTestCase {
         try garbage.write(to: paths.databaseURL)
         try Data("stale wal".utf8).write(to: URL(fileURLWithPath: paths.databaseURL.path + "-wal"))
 
-        let (store, movedAside) = try Store.openRecovering(paths: paths)
+        let (store, movedAside, _) = try Store.openRecovering(paths: paths)
         let moved = try XCTUnwrap(movedAside)
         XCTAssertTrue(moved.lastPathComponent.hasPrefix("tourist.sqlite.corrupt-"))
         XCTAssertEqual(try Data(contentsOf: moved), garbage)
@@ -139,7 +139,7 @@ final class StoreTests: XCTestCase {
         damaged.append(Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }))
         try damaged.write(to: paths.databaseURL)
 
-        let (store, movedAside) = try Store.openRecovering(paths: paths)
+        let (store, movedAside, _) = try Store.openRecovering(paths: paths)
         XCTAssertEqual(try Data(contentsOf: XCTUnwrap(movedAside)), damaged)
         XCTAssertEqual(try store.pinCount(), 0)
         XCTAssertTrue(try store.checkIntegrity())

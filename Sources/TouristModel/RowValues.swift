@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// Reads columns of a stored row without trusting them, and never throws: one odd row must not
+/// make a whole album or map unreadable. The database file is outside data too
+/// (a restored backup, another tool, damage SQLite does not notice): GRDB's typed subscripts
+/// trap on a value of the wrong type, and a value that fits Int can still overflow later
+/// (positions are shifted by one). Types are converted leniently, numbers range-checked.
+struct RowValues {
+    let row: Row
+
+    private func value(_ column: String) -> DatabaseValue {
+        // A missing column reads as NULL instead of a GRDB fatal error.
+        guard row.hasColumn(column), let value = try? row.decode(DatabaseValue.self, forColumn: column) else {
+            return .null
+        }
+        return value
+    }
+
+    func int64(_ column: String) -> Int64? {
+        switch value(column).storage {
+        case .int64(let number): return number
+        case .double(let number): return Int64(exactly: number.rounded(.towardZero))
+        case .string(let text): return Int64(text.trimmingCharacters(in: .whitespaces))
+        case .null, .blob: return nil
+        }
+    }
+
+    func int(_ column: String, in range: ClosedRange<Int>) -> Int? {
+        switch value(column).storage {
+        case .int64(let number): return Int(exactly: number).flatMap { range.contains($0) ? $0 : nil }
+        case .double(let number): return Bounded.int(number, in: range)
+        case .string(let text): return Bounded.int(text: text, in: range)
+        case .null, .blob: return nil
+        }
+    }
+
+    func double(_ column: String) -> Double? {
+        switch value(column).storage {
+        case .int64(let number): return Double(number)
+        case .double(let number): return number.isFinite ? number : nil
+        case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        case .null, .blob: return nil
+        }
+    }
+
+    func text(_ column: String) -> String? {
+        switch value(column).storage {
+        case .string(let text): return text
+        case .int64(let number): return String(number)
+        case .double(let number): return String(number)
+        case .blob(let data): return String(decoding: data, as: UTF8.self)
+        case .null: return nil
+        }
+    }
+}
+
+extension Photo {
+    /// Album positions: a few hundred in practice; the bound keeps `position + 1` safe.
+    static let positionRange = 0...Int(Int32.max)
+
+    public init(row: Row) {
+        let values = RowValues(row: row)
+        let columns = CodingKeys.self
+        self.init(
+            id: values.int64(columns.id.rawValue),
+            pinId: values.int64(columns.pinId.rawValue) ?? -1,
+            position: values.int(columns.position.rawValue, in: Self.positionRange) ?? 0,
+            source: values.text(columns.source.rawValue) ?? "",
+            sourceId: values.text(columns.sourceId.rawValue) ?? "",
+            remoteURL: values.text(columns.remoteURL.rawValue) ?? "",
+            pageURL: values.text(columns.pageURL.rawValue),
+            fileName: values.text(columns.fileName.rawValue),
+            title: values.text(columns.title.rawValue) ?? "",
+            author: values.text(columns.author.rawValue) ?? "",
+            license: values.text(columns.license.rawValue) ?? "",
+            width: values.int(columns.width.rawValue, in: Bounded.dimension),
+            height: values.int(columns.height.rawValue, in: Bounded.dimension),
+            // Unknown text (a newer version's state, damage): fetch it again.
+            state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending)
+    }
+}
+
+extension Pin {
+    public init(row: Row) {
+        let values = RowValues(row: row)
+        let columns = CodingKeys.self
+        self.init(
+            id: values.int64(columns.id.rawValue),
+            // Unusable coordinates read as NaN: `Store.pins()` leaves such pins out.
+            latitude: values.double(columns.latitude.rawValue) ?? .nan,
+            longitude: values.double(columns.longitude.rawValue) ?? .nan,
+            // Seconds since 2001, as `databaseDateEncodingStrategy` writes them.
+            created: Date(timeIntervalSinceReferenceDate: values.double(columns.created.rawValue) ?? 0),
+            albumPage: values.int(columns.albumPage.rawValue, in: Bounded.page),
+            albumPages: values.int(columns.albumPages.rawValue, in: 0...Bounded.page.upperBound),
+            albumSource: values.text(columns.albumSource.rawValue))
+    }
+}

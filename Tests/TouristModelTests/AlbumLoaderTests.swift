@@ -1,0 +1,127 @@
+import Foundation
+import XCTest
+@testable import TouristModel
+
+/// A source with fixed pages, counting searches.
+private struct PagedSource: PhotoSource {
+    let pages: [[RemotePhoto]]
+    var id: String { "commons" }
+    var displayName: String { "Paged" }
+
+    func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
+        PhotoPage(page: page, pages: pages.count, total: pages.joined().count, photos: pages[page - 1])
+    }
+
+    func highestPage(total: Int, pages: Int, perPage: Int) -> Int { pages }
+}
+
+/// The loader against a real store in a temporary directory and an in-memory network.
+@MainActor
+final class AlbumLoaderTests: XCTestCase {
+    private var store: Store!
+    private var pin: Pin!
+    private var client: FakeHTTPClient!
+    private let source = PagedSource(pages: [remotePhotos(3, prefix: "a"), remotePhotos(3, prefix: "b")])
+
+    override func setUp() async throws {
+        let directory = try makeTemporaryDirectory(self)
+        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
+                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        client = FakeHTTPClient { _ in SampleImages.jpeg }
+    }
+
+    private func makeLoader() throws -> AlbumLoader {
+        let current = try XCTUnwrap(try store.pin(id: pin.id!))
+        return try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10)
+    }
+
+    /// Runs `action` and waits until the loader reports that its last transfer ended.
+    private func untilFinished(_ loader: AlbumLoader, _ action: () -> Void) async {
+        let finished = expectation(description: "fill finished")
+        finished.assertForOverFulfill = false
+        loader.onFinished = { finished.fulfill() }
+        action()
+        await fulfillment(of: [finished], timeout: 30)
+        loader.onFinished = nil
+    }
+
+    private func sourceIds(_ loader: AlbumLoader) -> [String] { loader.state.cells.map(\.photo.sourceId) }
+    private func storedIds() throws -> [String] { try store.photos(pinId: pin.id!).map(\.sourceId) }
+
+    func testUndoWithinTheSameCollectionRestores() async throws {
+        let loader = try makeLoader()
+        await untilFinished(loader) { loader.start() }
+        XCTAssertEqual(sourceIds(loader), ["a0", "a1", "a2"])
+        let id = try XCTUnwrap(loader.state.cells[1].photo.id)
+        let removal = try XCTUnwrap(loader.remove(photoID: id))
+        XCTAssertEqual(sourceIds(loader), ["a0", "a2"])
+
+        XCTAssertTrue(loader.undo(removal))
+        XCTAssertEqual(sourceIds(loader), ["a0", "a1", "a2"])
+        XCTAssertEqual(try storedIds(), ["a0", "a1", "a2"])
+        XCTAssertEqual(loader.state.cells[1], .shown(removal.photo))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(store.fileURL(for: removal.photo)).path))
+    }
+
+    /// The case: remove, New Collection, Undo put the old photo into the new set.
+    func testUndoAfterNewCollectionIsRefused() async throws {
+        let loader = try makeLoader()
+        await untilFinished(loader) { loader.start() }
+        let removal = try XCTUnwrap(loader.remove(photoID: XCTUnwrap(loader.state.cells[1].photo.id)))
+        let oldFile = try XCTUnwrap(store.fileURL(for: removal.photo))
+        await untilFinished(loader) { loader.newCollection() }
+        XCTAssertEqual(sourceIds(loader), ["b0", "b1", "b2"])
+
+        XCTAssertFalse(loader.undo(removal))
+        XCTAssertEqual(sourceIds(loader), ["b0", "b1", "b2"])
+        XCTAssertEqual(try storedIds(), ["b0", "b1", "b2"])
+        XCTAssertEqual(loader.state.cells.map(\.photo.position), [0, 1, 2])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: oldFile.path), "a refused Undo ends the undo window")
+    }
+
+    /// Undo from a loader that was left, after a new loader replaced the album.
+    func testUndoIntoAnAlbumReplacedByAnotherLoaderIsRefused() async throws {
+        let first = try makeLoader()
+        await untilFinished(first) { first.start() }
+        let removal = try XCTUnwrap(first.remove(photoID: XCTUnwrap(first.state.cells[0].photo.id)))
+        first.close()
+
+        let second = try makeLoader()
+        await untilFinished(second) { second.newCollection() }
+        XCTAssertEqual(try storedIds(), ["b0", "b1", "b2"])
+        XCTAssertFalse(first.undo(removal))
+        XCTAssertEqual(try storedIds(), ["b0", "b1", "b2"])
+    }
+
+    /// Undo after leaving the album puts the photo back in the store but starts no download on
+    /// a loader nothing tracks any more.
+    func testUndoOnAClosedLoaderRestoresWithoutDownloading() async throws {
+        let loader = try makeLoader()
+        await untilFinished(loader) { loader.start() }
+        let requests = client.requests.count
+        let removal = try XCTUnwrap(loader.remove(photoID: XCTUnwrap(loader.state.cells[2].photo.id)))
+        // Its file is gone (as after a discard): the restored row must be fetched again.
+        try FileManager.default.removeItem(at: XCTUnwrap(store.fileURL(for: removal.photo)))
+        loader.close()
+
+        XCTAssertTrue(loader.undo(removal))
+        XCTAssertFalse(loader.isActive)
+        XCTAssertEqual(client.requests.count, requests)
+        XCTAssertEqual(try store.photos(pinId: pin.id!).last?.state, .pending)
+        loader.start()
+        XCTAssertFalse(loader.isActive, "closed for good")
+    }
+
+    /// A stored row's address that the policy refuses is never requested.
+    func testStoredRowOnARefusedAddressFailsWithoutARequest() async throws {
+        let hostile = RemotePhoto(sourceId: "lan", imageURL: URL(string: "http://192.168.1.1/cgi-bin/reboot")!)
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1,
+                                   photos: [hostile] + remotePhotos(1))
+        let loader = try makeLoader()
+        await untilFinished(loader) { loader.start() }
+        XCTAssertEqual(loader.state.cells.first.map { if case .failed = $0 { true } else { false } }, true)
+        XCTAssertEqual(client.requests.map(\.host), ["example.org"])
+        XCTAssertEqual(try store.photos(pinId: pin.id!).first?.state, .failed)
+    }
+}
