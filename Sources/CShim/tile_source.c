@@ -12,6 +12,7 @@ struct _VtTileSource {
     SoupSession *session;
     ShumateFileCache *cache;
     guint failures;
+    guint requests;
 };
 
 G_DEFINE_FINAL_TYPE(VtTileSource, vt_tile_source, SHUMATE_TYPE_DATA_SOURCE)
@@ -138,6 +139,7 @@ static void vt_tile_source_get_tile_data_async(ShumateDataSource *data_source, i
     request->y = y;
     request->z = z;
     g_task_set_task_data(task, request, tile_request_free);
+    self->requests++;
     shumate_file_cache_get_tile_async(self->cache, x, y, z, cancellable, on_cache_read, task);
 }
 
@@ -173,6 +175,10 @@ VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session,
     // 100 MB: a generous working set for browsing without re-downloading.
     self->cache = shumate_file_cache_new_full(100 * 1000 * 1000, cache_key, cache_dir);
     return self;
+}
+
+guint vt_tile_source_get_requests(VtTileSource *self) {
+    return self->requests;
 }
 
 guint vt_tile_source_get_failures(VtTileSource *self) {

@@ -135,5 +135,7 @@ G_DECLARE_FINAL_TYPE(VtTileSource, vt_tile_source, VT, TILE_SOURCE, ShumateDataS
 VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session,
                                  const char *cache_dir, const char *cache_key);
 guint vt_tile_source_get_failures(VtTileSource *self);
+// How many tiles the maps have asked for (from the cache or the network).
+guint vt_tile_source_get_requests(VtTileSource *self);
 
 G_END_DECLS
