@@ -38,7 +38,6 @@ public final class ApplicationWindow: Widget {
         gtk_window_get_default_size(window, &width, &height)
         return (width, height)
     }
-    public func setMinimumSize(width: Int32, height: Int32) { gtk_widget_set_size_request(widget, width, height) }
     public func present() { gtk_window_present(window) }
     public func close() { gtk_window_close(window) }
     /// Return true to keep the window open.

@@ -1,9 +1,6 @@
 /// Input controllers and actions.
 @MainActor
-open class EventController: Object {
-    /// Forgets a gesture in progress (e.g. when its widget is about to be hidden mid-press).
-    public func reset() { gtk_event_controller_reset(vt_event_controller(raw)) }
-}
+open class EventController: Object {}
 
 @MainActor
 public final class LongPressGesture: EventController {

@@ -18,10 +18,6 @@ public final class NavigationView: Widget {
         adw_navigation_view_replace(view, &pages, 1)
     }
 
-    public func isVisible(_ page: NavigationPage) -> Bool {
-        adw_navigation_view_get_visible_page(view) == page.page
-    }
-
     /// After a page has left the stack (back button, Escape, swipe or `pop`); `tag` is its tag.
     @discardableResult
     public func onPopped(_ handler: @escaping @MainActor (_ tag: String?) -> Void) -> gulong {
@@ -46,9 +42,6 @@ public final class NavigationPage: Widget {
         get { string(adw_navigation_page_get_title(page)) ?? "" }
         set { adw_navigation_page_set_title(page, newValue) }
     }
-    /// Called once the page is fully on screen (after its slide-in animation).
-    @discardableResult
-    public func onShown(_ handler: @escaping Handler) -> gulong { on("shown", handler) }
 }
 
 /// AdwToolbarView: a content area with header and bottom bars that may extend under or over it.
@@ -61,7 +54,6 @@ public final class ToolbarView: Widget {
     private var view: OpaquePointer { vt_adw_toolbar_view(raw) }
     public func addTopBar(_ bar: Widget) { adw_toolbar_view_add_top_bar(view, bar.widget) }
     public func addBottomBar(_ bar: Widget) { adw_toolbar_view_add_bottom_bar(view, bar.widget) }
-    public func setBottomBarStyle(_ style: AdwToolbarStyle) { adw_toolbar_view_set_bottom_bar_style(view, style) }
 }
 
 /// AdwBreakpointBin: applies its breakpoints from its own size, so one page adapts wherever it is

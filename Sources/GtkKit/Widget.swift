@@ -61,7 +61,7 @@ open class Widget: Object {
         set { gtk_widget_set_tooltip_text(widget, newValue) }
     }
 
-    /// The name assistive technology reads (GTK 4.8 falls back to the type name otherwise).
+    /// The name assistive technology reads (a widget with a generic role needs another role first).
     public func setAccessibleLabel(_ label: String) { vt_accessible_set_label(widget, label) }
     public func setAccessibleDescription(_ text: String) { vt_accessible_set_description(widget, text) }
     /// GTK ≥ 4.10 drops the name of a widget with a generic role (a box, ShumateMap): give such a
@@ -135,12 +135,6 @@ public final class Label: Widget {
 @MainActor
 open class Button: Widget {
     public convenience init(label: String) { self.init(pointer: gtk_button_new_with_label(label)) }
-    /// An icon-only button: `label` is its accessible name and tooltip.
-    public convenience init(icon: String, label: String) {
-        self.init(pointer: gtk_button_new_from_icon_name(icon))
-        tooltip = label
-        setAccessibleLabel(label)
-    }
     public init(pointer: gpointer) { super.init(pointer) }
     public var button: UnsafeMutablePointer<GtkButton> { vt_button(raw) }
     public var label: String? {

@@ -14,7 +14,6 @@ final class MapPage {
     private let viewportSaver = Debouncer(milliseconds: 400)
     private var contextMenu: Popover?
     private var introduction: IntroductionCard?
-    private var controllers: [EventController] = []
 
     var onOpenPin: ((Pin) -> Void)?
     var onDeletePin: ((Pin) -> Void)?
@@ -199,7 +198,6 @@ final class MapPage {
         let secondary = ClickGesture(button: 3)
         secondary.onPressed { [unowned self] _, x, y in self.showContextMenu(x: x, y: y) }
         mapWidget.addController(secondary)
-        controllers = [longPress, secondary]
     }
 
     private func showContextMenu(x: Double, y: Double) {

@@ -2,7 +2,7 @@ import GtkKit
 import TouristModel
 
 /// One recycled grid cell: a square picture with a status icon over it (loading or failed).
-/// GTK 4.8's grid keeps dozens of rows of cells alive (~385 cells for 500 photos), so a cell is kept small: no spinner (hundreds of
+/// A grid keeps several screenfuls of cells alive, so a cell is kept small: no spinner (hundreds of
 /// animated spinners cost a frame's budget on their own), one overlay icon.
 @MainActor
 final class PhotoCell {

@@ -80,8 +80,8 @@ final class PhotoGrid {
         reload()
     }
 
-    /// Items join the list a screenful per frame: GTK 4.8's grid makes a cell widget for every
-    /// item within dozens of rows, and making hundreds in one frame stalls the main loop for 50 ms.
+    /// Items join the list a screenful per frame: making hundreds of cells in one frame stalled the
+    /// main loop for 50 ms (measured on GTK 4.8, whose grid made a cell for every item within ~55 rows).
     /// The list is always a prefix of the album, so changes beyond it need no splice.
     private static let itemsPerFrame = 21
     private var fillScheduled = false
@@ -209,7 +209,7 @@ final class PhotoGrid {
 
     private var loadsScheduled = false
 
-    /// GTK 4.8 binds dozens of rows of cells, most of them off screen: decode only the cells within a
+    /// The grid binds cells beyond the visible rows (dozens of rows on GTK 4.8): decode only the cells within a
     /// screen of the visible area, after the frame that placed them, and again as the user scrolls.
     private func scheduleLoads() {
         guard !loadsScheduled else { return }
