@@ -1,4 +1,5 @@
 import Foundation
+import TouristModel
 
 /// A GdkTexture reference. GdkTexture is immutable and safe to create on any thread.
 public final class Texture: @unchecked Sendable {
@@ -11,8 +12,13 @@ public final class Texture: @unchecked Sendable {
 
     /// Decodes an image file no larger than `maxSize` px on its longer side (gdk-pixbuf's JPEG
     /// loader scales while decoding), applies its EXIF orientation, and never runs on the main thread.
+    /// Nil, without decoding, for an image of more than `ImageCheck.maxPixels` (a PNG is
+    /// allocated whole before it is scaled) or one whose header gdk-pixbuf cannot read.
     public static func load(path: String, maxSize: Int32) async -> Texture? {
         await Task.detached(priority: .userInitiated) { () -> Texture? in
+            var width: Int32 = 0, height: Int32 = 0
+            guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0,
+                  Int(width) <= ImageCheck.maxPixels / Int(height) else { return nil }
             var error: UnsafeMutablePointer<GError>?
             guard let pixbuf = gdk_pixbuf_new_from_file_at_scale(path, maxSize, maxSize, true.g, &error) else {
                 if let error { g_error_free(error) }
@@ -25,15 +31,34 @@ public final class Texture: @unchecked Sendable {
         }.value
     }
 
+    /// MIME types gdk-pixbuf has a loader for on this system.
+    public static var decodableMIMETypes: Set<String> {
+        var types = Set<String>()
+        let formats = gdk_pixbuf_get_formats()
+        var node = formats
+        while let current = node {
+            if let format = current.pointee.data,
+               let names = gdk_pixbuf_format_get_mime_types(OpaquePointer(format)) {
+                var index = 0
+                while let name = names[index] {
+                    types.insert(String(cString: name))
+                    index += 1
+                }
+                g_strfreev(names)
+            }
+            node = current.pointee.next
+        }
+        g_slist_free(formats)
+        return types
+    }
+
     /// Decodes an image just large enough to cover a `side`×`side` square (its shorter side
     /// becomes `side`): a 640×480 photo for a 120 px cell decodes at 1/4 scale inside libjpeg,
     /// about four times less work and memory than fitting it in twice the cell.
     public static func load(path: String, covering side: Int32) async -> Texture? {
         var width: Int32 = 0, height: Int32 = 0
         // Reads the header only.
-        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else {
-            return await load(path: path, maxSize: side * 2)
-        }
+        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else { return nil }
         let scale = min(1, Double(side) / Double(min(width, height)))
         let longer = Int32((Double(max(width, height)) * scale).rounded(.up))
         return await load(path: path, maxSize: max(side, longer))

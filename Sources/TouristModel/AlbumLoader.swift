@@ -24,20 +24,33 @@ public final class AlbumLoader {
         let collection: Int
     }
 
-    /// Largest image accepted: a guard against a server sending endless data.
-    public static let maxImageBytes = 25_000_000
+    /// What one photo download may cost. Sources ask for photos about 640 px wide, a few
+    /// hundred KB; 8 MB leaves room for a generous encoder, not for a server sending endless data.
+    public static let photoRules = TransferRules(maxBytes: 8_000_000, deadline: 120, minimumRate: 2048, rateWindow: 15)
 
     public private(set) var state: AlbumState
     public private(set) var pin: Pin
     public var onChange: ((Change) -> Void)?
     /// Called when the last download of a fill ends (for tracing and prefetch bookkeeping).
     public var onFinished: (() -> Void)?
+    /// Why each failed photo failed, for the cell to say (not stored: after a restart a failed
+    /// photo just offers to try again).
+    public private(set) var failureReasons: [Int64: String] = [:]
+    /// The album on screen: its transfers go before every prefetch's.
+    public var isForeground = false {
+        didSet { scheduler.setForeground(ObjectIdentifier(self), isForeground) }
+    }
 
     private let store: Store
     private let source: PhotoSource
     private let client: HTTPClient
     private let perPage: Int
     private let maxConcurrent: Int
+    private let scheduler: DownloadScheduler
+    private let rules: TransferRules
+    /// Formats the app can decode; a photo in another format fails with a reason instead of
+    /// becoming a blank cell.
+    private let decodable: Set<ImageCheck.Format>?
     private var searchTask: Task<Void, Never>?
     private var downloads: [Int64: Task<Void, Never>] = [:]
     private var requestedPage = 1
@@ -46,8 +59,11 @@ public final class AlbumLoader {
     /// Set by `close`: nothing is fetched any more.
     private var isClosed = false
 
+    /// `scheduler`: the app's one scheduler (a loader of its own when nil, as in unit tests);
+    /// `rules` apply to each photo, with the source's address policy.
     public init(pin: Pin, store: Store, source: PhotoSource, client: HTTPClient, perPage: Int,
-                maxConcurrent: Int = 8) throws {
+                maxConcurrent: Int = 8, scheduler: DownloadScheduler? = nil, rules: TransferRules = AlbumLoader.photoRules,
+                decodable: Set<ImageCheck.Format>? = nil) throws {
         guard let id = pin.id else { throw StoreError.pinNotFound(-1) }
         self.pin = pin
         self.store = store
@@ -55,6 +71,11 @@ public final class AlbumLoader {
         self.client = client
         self.perPage = perPage
         self.maxConcurrent = maxConcurrent
+        self.scheduler = scheduler ?? DownloadScheduler(perHost: maxConcurrent, total: maxConcurrent)
+        var rules = rules
+        rules.policy = source.addressPolicy
+        self.rules = rules
+        self.decodable = decodable
         let stored = try store.photos(pinId: id)
         // A pin whose album was never filled has no page recorded; an empty stored album has one.
         state = stored.isEmpty && pin.albumPage == nil ? AlbumState() : AlbumState(stored: stored)
@@ -87,6 +108,7 @@ public final class AlbumLoader {
     /// photo back in the store; the next loader for the pin fetches what is pending).
     public func close() {
         isClosed = true
+        isForeground = false
         cancel()
     }
 
@@ -105,6 +127,7 @@ public final class AlbumLoader {
         } catch {
             return
         }
+        failureReasons[id] = nil
         if let index = state.retry(id: id) { onChange?(.updated(index)) }
         downloadPending()
     }
@@ -161,10 +184,15 @@ public final class AlbumLoader {
         requestedPage = page
         state.beginSearch()
         onChange?(.reset)
+        failureReasons = [:]
         let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pin.id!, pin.coordinate)
+        let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
         searchTask = Task { [weak self] in
             do {
-                let result = try await source.search(near: coordinate, page: page, perPage: perPage)
+                // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
+                let result = try await scheduler.withSlot(host: "search:\(source.id)", owner: owner) {
+                    try await source.search(near: coordinate, page: page, perPage: perPage)
+                }
                 let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
                 let remote = Array(result.photos.prefix(perPage))
                 // A transaction of up to 250 rows plus file deletions: off the main thread.
@@ -218,29 +246,40 @@ public final class AlbumLoader {
     }
 
     private func download(_ photo: Photo, id: Int64, transfer: Int) async {
-        let store = store
+        let (store, client, rules, decodable, scheduler) = (store, client, rules, decodable, scheduler)
         var saved: Photo?
         var failure: Error?
         do {
             guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse("Bad image address") }
             // Also for rows stored earlier, e.g. during an offline demo against a loopback service.
             guard source.addressPolicy.allows(url) else { throw PhotoSourceError.blockedAddress }
-            let data: Data
+            let incoming = store.incomingFile(photoId: id)
             do {
-                defer { transferDone(id, transfer) }
-                data = try await client.get(url, maxBytes: Self.maxImageBytes)
+                do {
+                    defer { transferDone(id, transfer) }
+                    try await scheduler.withSlot(host: url.host?.lowercased() ?? "", owner: ObjectIdentifier(self)) {
+                        try await client.download(url, to: incoming.temporaryURL, rules: rules)
+                    }
+                }
+                // Checks, fsync and rename: off the main thread; the file is mapped, not read.
+                saved = try await Task.detached {
+                    let data = try Data(contentsOf: incoming.temporaryURL, options: .alwaysMapped)
+                    if let problem = ImageCheck.problem(with: data, decodable: decodable) { throw problem }
+                    return try store.saveDownloaded(photoId: id, from: incoming)
+                }.value
+            } catch {
+                store.abandon(incoming)
+                throw error
             }
-            guard ImageCheck.looksLikeImage(data) else { throw PhotoSourceError.notAnImage }
-            // fsync and rename: off the main thread.
-            saved = try await Task.detached { try store.saveDownloaded(photoId: id, data: data) }.value
         } catch {
             failure = error
         }
         // Cancelled (left the album, removed the photo, new collection): the row stays pending.
         if Task.isCancelled || failure.map(Self.isCancellation) == true { return }
         downloads[id] = nil
-        if failure != nil {
+        if let failure {
             try? store.markFailed(photoId: id)
+            failureReasons[id] = Self.message(for: failure, service: source.displayName)
             if let index = state.photoFailed(id: id) { onChange?(.updated(index)) }
         } else if let saved, let index = state.photoShown(saved) {
             onChange?(.updated(index))
@@ -263,6 +302,10 @@ public final class AlbumLoader {
     /// A sentence for the user, whichever layer the error came from.
     public static func message(for error: Error, service: String) -> String {
         if let error = error as? HTTPError { return PhotoSourceError.from(error, service: service).errorDescription ?? "\(error)" }
+        if let error = error as? DurableFile.IOError { return PhotoSourceError.cannotSave(error.reason).errorDescription ?? error.reason }
+        if let error = error as? CocoaError, error.code == .fileWriteOutOfSpace {
+            return PhotoSourceError.cannotSave("the disk is full").errorDescription ?? "\(error)"
+        }
         if let error = error as? LocalizedError, let text = error.errorDescription { return text }
         return error.localizedDescription
     }

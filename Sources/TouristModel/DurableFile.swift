@@ -49,6 +49,16 @@ enum DurableFile {
         }
     }
 
+    /// Sets the mode of a file written by someone else (the HTTP client) and flushes it to disk.
+    static func syncFile(_ url: URL, mode: mode_t) throws {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
+        defer { close(fd) }
+        guard fchmod(fd, mode) == 0 else { throw IOError(operation: "chmod", path: path, code: errno) }
+        guard fsync(fd) == 0 else { throw IOError(operation: "fsync", path: path, code: errno) }
+    }
+
     enum ReadOutcome {
         /// No such file (ENOENT): a normal first start.
         case missing

@@ -10,24 +10,73 @@ public enum HTTPError: Error, Equatable, Sendable {
     case unsupportedScheme(String)
     case cancelled
     case timedOut
+    /// The body arrived slower than `TransferRules.minimumRate`.
+    case tooSlow
+    /// The address, a redirect's target or the address a name resolved to is refused by the
+    /// request's `AddressPolicy`.
+    case blockedAddress
+    /// The body could not be written to its file (disk full, permissions); the system's words.
+    case cannotWrite(String)
     /// Connection refused or reset, truncated body, DNS failure, ...
     case network(String)
 }
 
-/// The one network operation the model needs. The model never does HTTP itself,
+/// What a transfer may cost before it is given up: a slow or hostile server must end as a
+/// failure the user can retry, never as a download that lasts forever or fills the memory.
+public struct TransferRules: Sendable, Equatable {
+    /// Largest body accepted; checked against Content-Length first, then while reading.
+    public var maxBytes: Int
+    /// Seconds for the whole transfer, redirects included.
+    public var deadline: Double
+    /// Bytes per second the body must average over each `rateWindow` once it started
+    /// arriving (a server trickling one byte every few seconds never trips a read timeout).
+    public var minimumRate: Int
+    public var rateWindow: Double
+    /// Every address the request goes to (the URL, each redirect, the resolved connection
+    /// address) must pass; nil allows any http(s) address (the configured service endpoints).
+    public var policy: AddressPolicy?
+    /// Redirects followed at most.
+    public var maxRedirects: Int
+
+    public init(maxBytes: Int, deadline: Double = 60, minimumRate: Int = 1024, rateWindow: Double = 15,
+                policy: AddressPolicy? = nil, maxRedirects: Int = 5) {
+        self.maxBytes = maxBytes
+        self.deadline = deadline
+        self.minimumRate = minimumRate
+        self.rateWindow = rateWindow
+        self.policy = policy
+        self.maxRedirects = maxRedirects
+    }
+}
+
+/// The network operations the model needs. The model never does HTTP itself,
 /// so it stays testable with an in-memory double and free of GUI libraries.
 public protocol HTTPClient: Sendable {
     /// Fetches the whole body; throws `HTTPError`.
-    func get(_ url: URL, maxBytes: Int) async throws -> Data
+    func get(_ url: URL, rules: TransferRules) async throws -> Data
+    /// Streams the body into `file`, which must not exist (it is created, never replaced), so a
+    /// photo never sits in memory whole. On failure no file is left. Throws `HTTPError` or an
+    /// I/O error.
+    func download(_ url: URL, to file: URL, rules: TransferRules) async throws
 }
 
 extension HTTPClient {
+    public func get(_ url: URL, maxBytes: Int) async throws -> Data {
+        try await get(url, rules: TransferRules(maxBytes: maxBytes))
+    }
+
+    /// For clients without streaming (test doubles): the whole body, then the file.
+    public func download(_ url: URL, to file: URL, rules: TransferRules) async throws {
+        let data = try await get(url, rules: rules)
+        try data.write(to: file, options: .withoutOverwriting)
+    }
+
     /// A source's request: any failure becomes a `PhotoSourceError` naming `service`, and a
     /// cancelled task stops here even if the body arrived.
     func fetch(_ url: URL, maxBytes: Int, service: String) async throws -> Data {
         let data: Data
         do {
-            data = try await get(url, maxBytes: maxBytes)
+            data = try await get(url, rules: TransferRules(maxBytes: maxBytes))
         } catch {
             throw PhotoSourceError.from(any: error, service: service)
         }

@@ -57,6 +57,15 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     case timedOut
     case cancelled
     case notAnImage
+    /// An image larger (in pixels) than the app decodes: a decompression bomb, or far more
+    /// than a cell or the viewer needs.
+    case imageTooLarge(width: Int, height: Int)
+    /// An image format this system has no decoder for (e.g. WebP without its pixbuf loader).
+    case unsupportedImage(String)
+    /// The body came slower than the minimum rate.
+    case tooSlow
+    /// The photo could not be written (disk full, permissions…); the detail is the system's.
+    case cannotSave(String)
     /// The address is not one the app downloads from (see `AddressPolicy`).
     case blockedAddress
 
@@ -84,6 +93,14 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
             return "The request was cancelled"
         case .notAnImage:
             return "The download is not a picture"
+        case .imageTooLarge(let width, let height):
+            return "The picture is too large to show (\(width) × \(height) pixels)"
+        case .unsupportedImage(let format):
+            return "\(format) pictures cannot be shown on this system"
+        case .tooSlow:
+            return "The server sent the picture too slowly"
+        case .cannotSave(let detail):
+            return "The picture could not be saved: \(detail)"
         case .blockedAddress:
             return "The photo's address is not allowed: only secure (https) addresses on the internet are downloaded"
         }
@@ -99,6 +116,9 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
         case .unsupportedScheme(let scheme): return .network("unsupported address type \"\(scheme)\"")
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut
+        case .tooSlow: return .tooSlow
+        case .blockedAddress: return .blockedAddress
+        case .cannotWrite(let detail): return .cannotSave(detail)
         case .network(let detail): return .network(detail)
         }
     }

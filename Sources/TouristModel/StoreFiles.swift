@@ -12,25 +12,56 @@ public struct RemovedPhoto: Sendable, Equatable {
 // point at a file only once the file is complete on disk, and a file is deleted
 // only after no committed row points at it.
 extension Store {
-    /// Stores a downloaded image for the photo crash-safely and marks it downloaded.
-    /// Returns nil (and keeps no file) when the row was deleted meanwhile.
-    public func saveDownloaded(photoId: Int64, data: Data) throws -> Photo? {
-        // The name is ours: the network decides nothing about paths.
+    /// Where a photo's bytes are streamed before `saveDownloaded` makes them the photo's file.
+    /// The names are ours (the network decides nothing about paths) and registered as in
+    /// flight, so `repair()` leaves the file alone until `saveDownloaded` or `abandon`.
+    public struct IncomingFile: Sendable {
+        public let temporaryURL: URL
+        let name: String
+        let temporaryName: String
+    }
+
+    public func incomingFile(photoId: Int64) -> IncomingFile {
         let name = "\(photoId)-\(DurableFile.randomHex(bytes: 8)).jpg"
         let temporaryName = ".tmp-\(name)"
         inFlight.withLock { $0.formUnion([name, temporaryName]) }
-        defer { inFlight.withLock { $0.subtract([name, temporaryName]) } }
+        return IncomingFile(temporaryURL: photosDirectory.appendingPathComponent(temporaryName, isDirectory: false),
+                            name: name, temporaryName: temporaryName)
+    }
 
-        let temporary = photosDirectory.appendingPathComponent(temporaryName, isDirectory: false)
-        let final = photosDirectory.appendingPathComponent(name, isDirectory: false)
-        try DurableFile.replace(final, with: data, via: temporary, mode: 0o644)
+    /// Gives up an incoming file: removes whatever was written.
+    public func abandon(_ incoming: IncomingFile) {
+        DurableFile.remove(incoming.temporaryURL)
+        inFlight.withLock { $0.subtract([incoming.name, incoming.temporaryName]) }
+    }
+
+    /// Stores a downloaded image for the photo crash-safely and marks it downloaded.
+    /// Returns nil (and keeps no file) when the row was deleted meanwhile.
+    public func saveDownloaded(photoId: Int64, data: Data) throws -> Photo? {
+        let incoming = incomingFile(photoId: photoId)
+        do {
+            try DurableFile.writeNew(data, to: incoming.temporaryURL, mode: 0o644)
+        } catch {
+            abandon(incoming)
+            throw error
+        }
+        return try saveDownloaded(photoId: photoId, from: incoming)
+    }
+
+    /// Makes the complete incoming file the photo's file (fsync, rename) and marks the row
+    /// downloaded. On any failure, or when the row was deleted meanwhile, no file is kept.
+    public func saveDownloaded(photoId: Int64, from incoming: IncomingFile) throws -> Photo? {
+        defer { abandon(incoming) }
+        let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
+        try DurableFile.syncFile(incoming.temporaryURL, mode: 0o644)
+        try DurableFile.renameDurably(incoming.temporaryURL, to: final)
 
         let outcome: (photo: Photo, previousFile: String?)?
         do {
             outcome = try writer.write { db in
                 guard var photo = try Photo.fetchOne(db, key: photoId) else { return nil }
                 let previous = photo.fileName
-                photo.fileName = name
+                photo.fileName = incoming.name
                 photo.state = .downloaded
                 try photo.update(db)
                 return (photo, previous)

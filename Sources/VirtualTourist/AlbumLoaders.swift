@@ -9,6 +9,11 @@ final class AlbumLoaders {
     private unowned let app: TouristApplication
     private var loaders: [Int64: AlbumLoader] = [:]
 
+    /// The formats gdk-pixbuf has loaders for here (WebP needs an extra one), asked once.
+    private static let decodable = Set(ImageCheck.Format.allCases.filter {
+        Texture.decodableMIMETypes.contains($0.mimeType)
+    })
+
     init(app: TouristApplication) { self.app = app }
 
     /// The pin's loader, new or already running.
@@ -18,7 +23,8 @@ final class AlbumLoaders {
         // The stored pin knows its album's page; the caller's copy may predate the first fill.
         let current = (try? store.pin(id: id)).flatMap { $0 } ?? pin
         let loader = try AlbumLoader(pin: current, store: store, source: app.makePhotoSource(),
-                                     client: app.http, perPage: app.settings.photosPerAlbum)
+                                     client: app.http, perPage: app.settings.photosPerAlbum,
+                                     scheduler: app.downloads, decodable: Self.decodable)
         loaders[id] = loader
         return loader
     }

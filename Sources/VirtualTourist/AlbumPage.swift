@@ -117,6 +117,7 @@ final class AlbumPage {
         }
         updateChrome()
         tracePlaceholders()  // a prefetch may have searched already
+        loader.isForeground = true
         loader.start()
     }
 
@@ -130,6 +131,7 @@ final class AlbumPage {
         // An Undo toast can keep the loader alive after the page is gone.
         loader.onChange = nil
         loader.onFinished = nil
+        loader.isForeground = false
         loader.cancel()
     }
 

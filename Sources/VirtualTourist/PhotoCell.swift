@@ -28,21 +28,45 @@ final class PhotoCell {
         addGestures()
     }
 
-    func bind(_ cell: AlbumState.Cell, index: Int, total: Int) {
+    /// `reason`: why a failed photo failed, when known.
+    func bind(_ cell: AlbumState.Cell, index: Int, total: Int, reason: String? = nil) {
         let photo = cell.photo
         if photoID != photo.id { unbind() }
         photoID = photo.id
+        position = (index, total)
         let title = photo.title.isEmpty ? "Untitled" : photo.title
-        let (loading, failed, label): (Bool, Bool, String) = switch cell {
-        case .placeholder: (true, false, "Loading photo \(index + 1) of \(total)")
-        case .shown: (false, false, "Photo \(index + 1) of \(total): \(title)")
-        case .failed: (false, true, "Photo \(index + 1) of \(total) could not be downloaded; activate to try again")
+        switch cell {
+        case .placeholder:
+            show(loading: true, failed: false, label: "Loading photo \(index + 1) of \(total)")
+        case .shown:
+            if isUnreadable { return showUnreadable() }
+            show(loading: false, failed: false, label: "Photo \(index + 1) of \(total): \(title)")
+        case .failed:
+            let why = reason.map { " (\($0))" } ?? ""
+            show(loading: false, failed: true,
+                 label: "Photo \(index + 1) of \(total) could not be downloaded\(why); activate to try again")
         }
+        root.tooltip = reason
+    }
+
+    private var position = (index: 0, total: 0)
+    /// The bound photo's file could not be decoded (unsupported or damaged).
+    private var isUnreadable = false
+
+    private func show(loading: Bool, failed: Bool, label: String) {
         statusIcon.isVisible = loading || failed
         if loading || failed { statusIcon.iconName = failed ? "dialog-warning-symbolic" : "image-loading-symbolic" }
         if failed { root.addCSSClass("failed") } else { root.removeCSSClass("failed") }
         if loading { root.addCSSClass("loading") } else { root.removeCSSClass("loading") }
         item?.setAccessibleLabel(label)
+    }
+
+    /// A stored photo whose file doesn't decode: a failed cell that says so, not a blank one.
+    private func showUnreadable() {
+        isUnreadable = true
+        let reason = "This picture cannot be shown: its file is damaged, too large or in a format this system cannot read"
+        show(loading: false, failed: true, label: "Photo \(position.index + 1) of \(position.total) cannot be shown")
+        root.tooltip = reason
     }
 
     private var pendingLoad: (decode: () async -> Texture?, shown: () -> Void)?
@@ -70,7 +94,8 @@ final class PhotoCell {
             let texture = await decode()
             guard let self, !Task.isCancelled, self.photoID == id else { return }
             self.loadTask = nil
-            guard let texture, let id else { return }
+            guard let id else { return }
+            guard let texture else { return self.showUnreadable() }
             self.setTexture(texture, for: id)
             shown()
         }
@@ -104,6 +129,7 @@ final class PhotoCell {
         cancelPendingTap()
         picture.setTexture(nil)
         photoID = nil
+        isUnreadable = false
     }
 
     /// A single tap removes (once the double-click time has passed, so a double-click can open

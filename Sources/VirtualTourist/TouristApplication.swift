@@ -11,6 +11,8 @@ final class TouristApplication {
     private(set) var settings: Settings
     /// One SoupSession for tiles and photos, so connections are reused.
     let http: SoupClient
+    /// Every photo transfer and search of every album waits here for a slot (open album first).
+    let downloads = DownloadScheduler()
     private(set) var store: Store?
     private(set) lazy var loaders = AlbumLoaders(app: self)
     private var window: MainWindow?

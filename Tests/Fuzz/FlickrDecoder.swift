@@ -23,5 +23,5 @@ public func fuzzFlickrDecoder(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CI
 
 /// The decoder never fetches; this satisfies FlickrSource's initialiser.
 struct NoNetwork: HTTPClient {
-    func get(_ url: URL, maxBytes: Int) async throws -> Data { throw HTTPError.cancelled }
+    func get(_ url: URL, rules: TransferRules) async throws -> Data { throw HTTPError.cancelled }
 }

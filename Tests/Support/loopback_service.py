@@ -46,6 +46,7 @@ import struct
 import sys
 import threading
 import time
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -56,7 +57,7 @@ from PIL import Image, ImageDraw, ImageFont
 FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
-    "redirect_file", "redirect_ok", "reset",
+    "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
 )
 FAULT_TARGETS = ("search", "image", "tile", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "all": "any"}
@@ -66,6 +67,8 @@ COMMONS_BATCH = 20           # pages per Commons response before a `continue` is
 MAX_IMAGE_SIDE = 4096
 STALL_SECONDS = 120
 OVERSIZED_BYTES = 30 * 1024 * 1024
+TRICKLE_SECONDS = 1.0        # one byte per this many seconds
+BOMB_SIDE = 20000            # huge_png: a 20000 × 20000 PNG of about 60 KB
 FONT = ImageFont.load_default()
 
 TILE_RE = re.compile(r"^/tiles/(\d+)/(\d+)/(\d+)\.png$")
@@ -293,6 +296,24 @@ def is_null_island(lat: float, lon: float) -> bool:
 
 def flickr_fail(code: int, message: str) -> Response:
     return json_response({"stat": "fail", "code": code, "message": message})
+
+
+_huge_png: bytes | None = None
+
+
+def huge_png() -> bytes:
+    """A real, complete BOMB_SIDE² one-bit greyscale PNG: tiny on the wire, over a gigabyte once
+    a loader expands it to RGBA. Made once, row by row, so this process never holds it whole."""
+    global _huge_png
+    if _huge_png is None:
+        def chunk(kind: bytes, data: bytes) -> bytes:
+            return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        row = b"\0" * (1 + (BOMB_SIDE + 7) // 8)   # filter byte, then 1 bit per pixel
+        compressor = zlib.compressobj(9)
+        idat = b"".join(compressor.compress(row) for _ in range(BOMB_SIDE)) + compressor.flush()
+        header = struct.pack(">IIBBBBB", BOMB_SIDE, BOMB_SIDE, 1, 0, 0, 0, 0)
+        _huge_png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+    return _huge_png
 
 
 def int_param(q: dict, name: str, default: int) -> int:
@@ -539,6 +560,29 @@ class Handler(BaseHTTPRequestHandler):
             self._send(Response(302, "text/plain", b"", {"Location": self._base() + self.path}))
         elif mode == "reset":
             self._reset()
+        elif mode == "trickle":
+            self._trickle(self._route(path, q))
+        elif mode == "huge_png":
+            self._send(Response(200, "image/png", huge_png()))
+        elif mode == "redirect_lan":
+            # A private address nothing answers on: following it would hang, not fail.
+            self._send(Response(302, "text/plain", b"", {"Location": "http://10.255.255.1/photo.jpg"}))
+
+    def _trickle(self, resp: Response) -> None:
+        """The whole Content-Length announced, then one byte per TRICKLE_SECONDS: every read
+        returns something, so only a minimum rate or a deadline ends it."""
+        self._start(resp.status, resp.content_type, len(resp.body), resp.headers, close=True)
+        deadline = time.monotonic() + STALL_SECONDS
+        for byte in resp.body:
+            if time.monotonic() > deadline or self.state.shutting_down.is_set():
+                return
+            try:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+            except OSError:
+                return   # the client gave up
+            if self.state.shutting_down.wait(TRICKLE_SECONDS):
+                return
 
     def _oversized(self) -> None:
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import TouristModel
 
@@ -123,5 +124,68 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(loader.state.cells.first.map { if case .failed = $0 { true } else { false } }, true)
         XCTAssertEqual(client.requests.map(\.host), ["example.org"])
         XCTAssertEqual(try store.photos(pinId: pin.id!).first?.state, .failed)
+    }
+
+    /// Each failed photo says why, and nothing refused is kept on disk.
+    func testRefusedImagesFailWithTheirReasonAndLeaveNoFile() async throws {
+        client = FakeHTTPClient { url in
+            switch url.lastPathComponent {
+            case "a1.jpg": return ImageCheckTests.png(width: 20000, height: 20000)
+            case "a2.jpg": return SampleImages.webp
+            default: return SampleImages.jpeg
+            }
+        }
+        let current = try XCTUnwrap(try store.pin(id: pin.id!))
+        let loader = try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10,
+                                     decodable: [.jpeg, .png, .gif])
+        await untilFinished(loader) { loader.start() }
+        let reasons = loader.state.cells.map { cell -> String in
+            guard case .failed(let photo) = cell else { return "shown" }
+            return loader.failureReasons[photo.id!] ?? "no reason"
+        }
+        XCTAssertEqual(reasons, ["shown", "The picture is too large to show (20000 × 20000 pixels)",
+                                 "WebP pictures cannot be shown on this system"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.photosDirectory.path)
+        XCTAssertEqual(files.count, 1, "only the shown photo's file: \(files)")
+    }
+
+    /// Photos are fetched with a cap that fits a 640 px photo and the source's address policy.
+    func testPhotoRequestsCarryTheCapAndTheSourcePolicy() async throws {
+        let loader = try makeLoader()
+        await untilFinished(loader) { loader.start() }
+        XCTAssertEqual(client.rules.count, 3)
+        for rules in client.rules {
+            XCTAssertEqual(rules.maxBytes, AlbumLoader.photoRules.maxBytes)
+            XCTAssertLessThan(rules.maxBytes, 25_000_000)
+            XCTAssertEqual(rules.policy, .production)
+            XCTAssertGreaterThan(rules.minimumRate, 0)
+        }
+    }
+
+    /// Two albums filling at once share the app's scheduler: never more transfers than it allows.
+    func testLoadersShareTheSchedulersLimit() async throws {
+        let inFlight = Mutex((now: 0, peak: 0))
+        client = FakeHTTPClient { _ in
+            inFlight.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+            Thread.sleep(forTimeInterval: 0.01)
+            inFlight.withLock { $0.now -= 1 }
+            return SampleImages.jpeg
+        }
+        let scheduler = DownloadScheduler(perHost: 2, total: 2)
+        let other = try store.addPin(latitude: 1, longitude: 1)
+        let loaders = try [pin!, other].map { pin in
+            try AlbumLoader(pin: try XCTUnwrap(try store.pin(id: pin.id!)), store: store, source: source, client: client,
+                            perPage: 10, scheduler: scheduler)
+        }
+        let finished = loaders.map { loader in
+            let done = expectation(description: "fill finished")
+            done.assertForOverFulfill = false
+            loader.onFinished = { done.fulfill() }
+            return done
+        }
+        for loader in loaders { loader.start() }
+        await fulfillment(of: finished, timeout: 30)
+        XCTAssertLessThanOrEqual(inFlight.withLock { $0.peak }, 2)
+        XCTAssertEqual(loaders.flatMap(\.state.cells).filter { if case .shown = $0 { true } else { false } }.count, 6)
     }
 }

@@ -22,17 +22,21 @@ func queryParameters(_ url: URL) -> [String: String] {
 final class FakeHTTPClient: HTTPClient {
     private let handler: @Sendable (URL) throws -> Data
     private let log = Mutex<[URL]>([])
+    private let rulesLog = Mutex<[TransferRules]>([])
 
     init(_ handler: @escaping @Sendable (URL) throws -> Data) {
         self.handler = handler
     }
 
     var requests: [URL] { log.withLock { $0 } }
+    /// The rules each request came with, in order.
+    var rules: [TransferRules] { rulesLog.withLock { $0 } }
 
-    func get(_ url: URL, maxBytes: Int) async throws -> Data {
+    func get(_ url: URL, rules: TransferRules) async throws -> Data {
         log.withLock { $0.append(url) }
+        rulesLog.withLock { $0.append(rules) }
         let data = try handler(url)
-        if data.count > maxBytes { throw HTTPError.tooLarge(limit: maxBytes) }
+        if data.count > rules.maxBytes { throw HTTPError.tooLarge(limit: rules.maxBytes) }
         return data
     }
 }

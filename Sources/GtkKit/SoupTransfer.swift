@@ -1,0 +1,282 @@
+import Foundation
+import TouristModel
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One GET: send (following redirects itself, so each hop passes the address policy), check
+/// status and length, then read chunks into memory or a file until EOF. Ends as a failure when
+/// the deadline passes, when the body arrives slower than the minimum rate, or when a
+/// connection is made to an address the policy refuses (a public-looking name that resolves
+/// into the LAN).
+@MainActor
+final class SoupTransfer {
+    enum Sink {
+        case memory
+        /// Created exclusively; removed again on failure.
+        case file(URL)
+    }
+
+    private static let chunkSize = 64 * 1024
+
+    let cancellable = Cancellable()
+    private let session: UnsafeMutablePointer<SoupSession>
+    private let rules: TransferRules
+    private let sink: Sink
+    private var url: URL
+    private nonisolated(unsafe) var message: OpaquePointer?
+    private nonisolated(unsafe) var stream: UnsafeMutablePointer<GInputStream>?
+    private var body = Data()
+    private var fileDescriptor: Int32 = -1
+    /// Only a file this transfer created is removed on failure, never one that was there.
+    private var createdFile = false
+    private var received = 0
+    private var expectedLength: Int?
+    private var redirects = 0
+    private var continuation: CheckedContinuation<Data, Error>?
+    private var deadlineTimer: UInt32 = 0
+    private var rateTimer: UInt32 = 0
+    private var receivedAtWindowStart = 0
+
+    init(session: UnsafeMutablePointer<SoupSession>, url: URL, rules: TransferRules, sink: Sink) {
+        self.session = session
+        self.url = url
+        self.rules = rules
+        self.sink = sink
+    }
+
+    deinit {
+        if let stream { g_object_unref(stream) }
+        if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+    }
+
+    func start(_ continuation: CheckedContinuation<Data, Error>) {
+        self.continuation = continuation
+        if case .file(let file) = sink {
+            fileDescriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fileDescriptor >= 0 else { return finish(.failure(HTTPError.cannotWrite(Self.systemError()))) }
+            createdFile = true
+        }
+        let milliseconds = UInt32(clamping: Int((max(0.001, rules.deadline) * 1000).rounded(.up)))
+        deadlineTimer = MainLoop.timeout(milliseconds: milliseconds) { [weak self] in
+            self?.deadlineTimer = 0
+            self?.stop(.timedOut)
+            return false
+        }
+        send()
+    }
+
+    private func send() {
+        if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+        message = soup_message_new("GET", url.absoluteString)
+        guard let message else { return finish(.failure(HTTPError.network("Invalid address"))) }
+        soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        if rules.policy != nil { watchConnections(of: message) }
+        // Each callback owns one retain of the transfer, taken here and released there.
+        soup_session_send_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
+            let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
+            MainActor.assumeIsolated { transfer.sent(result) }
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    private func sent(_ result: OpaquePointer?) {
+        var error: UnsafeMutablePointer<GError>?
+        let stream = soup_session_send_finish(session, result, &error)
+        guard continuation != nil else {
+            if let stream { g_object_unref(stream) }
+            if let error { g_error_free(error) }
+            return
+        }
+        guard let stream else { return finish(.failure(Self.map(error))) }
+        let status = Int(soup_message_get_status(message).rawValue)
+        let headers = soup_message_get_response_headers(message)
+        if [301, 302, 303, 307, 308].contains(status) {
+            g_object_unref(stream)
+            return redirect(to: string(soup_message_headers_get_one(headers, "Location")))
+        }
+        self.stream = stream
+        guard (200..<300).contains(status) else { return finish(.failure(HTTPError.status(status))) }
+        let length = Int(soup_message_headers_get_content_length(headers))
+        if length > rules.maxBytes { return finish(.failure(HTTPError.tooLarge(limit: rules.maxBytes))) }
+        if length > 0 {
+            expectedLength = length
+            if case .memory = sink { body.reserveCapacity(length) }
+        }
+        watchRate()
+        readChunk()
+    }
+
+    /// libsoup would follow redirects itself, into any address: each target is checked here.
+    private func redirect(to location: String?) {
+        redirects += 1
+        guard redirects <= rules.maxRedirects else { return finish(.failure(HTTPError.network("Too many redirects"))) }
+        guard let location, let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+            return finish(.failure(HTTPError.network("A redirect without a valid address")))
+        }
+        guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return finish(.failure(HTTPError.unsupportedScheme(next.scheme ?? "")))
+        }
+        if let policy = rules.policy, !policy.allows(next) { return finish(.failure(HTTPError.blockedAddress)) }
+        url = next
+        send()
+    }
+
+    private func readChunk() {
+        g_input_stream_read_bytes_async(stream, gsize(Self.chunkSize), G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
+            let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
+            MainActor.assumeIsolated { transfer.read(result) }
+        }, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    private func read(_ result: OpaquePointer?) {
+        var error: UnsafeMutablePointer<GError>?
+        let bytes = g_input_stream_read_bytes_finish(stream, result, &error)
+        defer { if let bytes { g_bytes_unref(bytes) } }
+        guard continuation != nil else {
+            if let error { g_error_free(error) }
+            return
+        }
+        guard let bytes else { return finish(.failure(Self.map(error))) }
+        var size: gsize = 0
+        let chunk = g_bytes_get_data(bytes, &size)
+        if size == 0 {
+            // libsoup reports a connection closed early as a normal end of the body.
+            if let expectedLength, received < expectedLength {
+                return finish(.failure(HTTPError.network("The download was cut short (\(received) of \(expectedLength) bytes)")))
+            }
+            return finish(.success(body))
+        }
+        if received + Int(size) > rules.maxBytes { return finish(.failure(HTTPError.tooLarge(limit: rules.maxBytes))) }
+        received += Int(size)
+        let buffer = UnsafeRawBufferPointer(start: chunk, count: Int(size))
+        if fileDescriptor >= 0 {
+            if let problem = writeAll(buffer) { return finish(.failure(HTTPError.cannotWrite(problem))) }
+        } else {
+            body.append(contentsOf: buffer)
+        }
+        readChunk()
+    }
+
+    /// Writes a chunk to the file (page cache: short enough for the main loop); the reason on failure.
+    private func writeAll(_ buffer: UnsafeRawBufferPointer) -> String? {
+        var offset = 0
+        while offset < buffer.count, let base = buffer.baseAddress {
+            let written = write(fileDescriptor, base + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return Self.systemError()
+            }
+            offset += written
+        }
+        return nil
+    }
+
+    // MARK: Limits
+
+    /// Checks the body's progress every window; the headers' wait is libsoup's own timeout.
+    private func watchRate() {
+        guard rules.minimumRate > 0, rules.rateWindow > 0, rateTimer == 0 else { return }
+        receivedAtWindowStart = received
+        let window = rules.rateWindow
+        rateTimer = MainLoop.timeout(milliseconds: UInt32(clamping: Int((window * 1000).rounded(.up)))) { [weak self] in
+            guard let self else { return false }
+            if Double(self.received - self.receivedAtWindowStart) < Double(self.rules.minimumRate) * window {
+                self.rateTimer = 0
+                self.stop(.tooSlow)
+                return false
+            }
+            self.receivedAtWindowStart = self.received
+            return true
+        }
+    }
+
+    /// Ends the transfer for a reason of its own (deadline, rate, policy) at once; the pending
+    /// libsoup call then ends as cancelled and finds nothing left to report to.
+    private func stop(_ reason: HTTPError) {
+        finish(.failure(reason))
+    }
+
+    // MARK: Connections
+
+    /// The address a connection was actually made to must pass the policy too: a name that
+    /// passed `allows` may resolve into the LAN. Checked once the TCP connection exists and
+    /// before a byte of the request is sent.
+    private func watchConnections(of message: OpaquePointer) {
+        let handler: @convention(c) (gpointer?, GSocketClientEvent, UnsafeMutablePointer<GIOStream>?, gpointer?) -> Void = {
+            _, event, connection, data in
+            guard event == G_SOCKET_CLIENT_CONNECTED, let connection, let data else { return }
+            let box = Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.transfer?.connected(connection) }
+        }
+        // A weak box: libsoup may hold the message (and emit) after this transfer is gone.
+        let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
+        g_signal_connect_data(UnsafeMutableRawPointer(message), "network-event",
+                              unsafeBitCast(handler, to: GCallback.self), box,
+                              { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
+    }
+
+    private func connected(_ connection: UnsafeMutablePointer<GIOStream>) {
+        guard let policy = rules.policy, continuation != nil else { return }
+        guard let address = Self.remoteAddress(of: connection), policy.allowsConnection(to: address, for: url) else {
+            return stop(.blockedAddress)
+        }
+    }
+
+    /// The peer's IP address as text, when the stream is a socket connection to an IP address.
+    private static func remoteAddress(of connection: UnsafeMutablePointer<GIOStream>) -> String? {
+        let instance = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, g_socket_connection_get_type()).isTrue else { return nil }
+        let socketConnection = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GSocketConnection.self)
+        guard let remote = g_socket_connection_get_remote_address(socketConnection, nil) else { return nil }
+        defer { g_object_unref(remote) }
+        let remoteInstance = UnsafeMutableRawPointer(remote).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(remoteInstance, g_inet_socket_address_get_type()).isTrue else { return nil }
+        let inet = UnsafeMutableRawPointer(remote).assumingMemoryBound(to: GInetSocketAddress.self)
+        return takeString(g_inet_address_to_string(g_inet_socket_address_get_address(inet)))
+    }
+
+    // MARK: Ending
+
+    private func finish(_ result: Result<Data, Error>) {
+        guard let continuation else { return }
+        self.continuation = nil
+        MainLoop.remove(source: deadlineTimer)
+        MainLoop.remove(source: rateTimer)
+        deadlineTimer = 0
+        rateTimer = 0
+        var result = result
+        if fileDescriptor >= 0 {
+            if close(fileDescriptor) != 0, case .success = result {
+                result = .failure(HTTPError.cannotWrite(Self.systemError()))
+            }
+            fileDescriptor = -1
+        }
+        if case .failure = result {
+            // Stop the transfer so a refused body doesn't keep downloading, and leave no file.
+            cancellable.cancel()
+            if createdFile, case .file(let file) = sink { unlink(file.path) }
+            body = Data()
+        }
+        continuation.resume(with: result)
+    }
+
+    private static func systemError() -> String { String(cString: strerror(errno)) }
+
+    private static func map(_ error: UnsafeMutablePointer<GError>?) -> HTTPError {
+        guard let error else { return .network("Unknown error") }
+        defer { g_error_free(error) }
+        if error.pointee.domain == g_io_error_quark() {
+            switch GIOErrorEnum(rawValue: UInt32(error.pointee.code)) {
+            case G_IO_ERROR_CANCELLED: return .cancelled
+            case G_IO_ERROR_TIMED_OUT: return .timedOut
+            default: break
+            }
+        }
+        return .network(String(cString: error.pointee.message))
+    }
+}
+
+private final class WeakTransfer {
+    weak var transfer: SoupTransfer?
+    init(_ transfer: SoupTransfer) { self.transfer = transfer }
+}

@@ -1,0 +1,102 @@
+import Foundation
+
+/// The one place that decides how many transfers the app runs at once, so a burst of dropped
+/// pins cannot open hundreds of connections: at most `perHost` per host and `total` overall.
+/// Waiting requests of a foreground owner (the album on screen) go before everyone else's
+/// (prefetches), first come first served within each group.
+@MainActor
+public final class DownloadScheduler {
+    /// A granted transfer slot; give it back with `release`.
+    public struct Slot: Sendable, Hashable {
+        let id: Int
+        let host: String
+    }
+
+    private struct Waiter {
+        let id: Int
+        let host: String
+        let owner: ObjectIdentifier
+        let continuation: CheckedContinuation<Slot, Error>
+    }
+
+    public let perHost: Int
+    public let total: Int
+    private var running: [String: Int] = [:]
+    private var runningCount = 0
+    private var waiting: [Waiter] = []
+    private var foreground: Set<ObjectIdentifier> = []
+    private var nextID = 0
+
+    public init(perHost: Int = 8, total: Int = 16) {
+        self.perHost = max(1, perHost)
+        self.total = max(1, total)
+    }
+
+    /// Transfers running and waiting now (for tests and tracing).
+    public var activeCount: Int { runningCount }
+    public var waitingCount: Int { waiting.count }
+
+    /// Puts `owner`'s waiting and future requests ahead of the others (or back among them).
+    public func setForeground(_ owner: ObjectIdentifier, _ isForeground: Bool) {
+        let key = owner
+        if isForeground { foreground.insert(key) } else { foreground.remove(key) }
+    }
+
+    /// Waits for a slot for a transfer to `host` (a host name, or any key for one service).
+    /// Throws `CancellationError` when the task is cancelled while waiting (it then holds no slot).
+    public func slot(host: String, owner: ObjectIdentifier) async throws -> Slot {
+        nextID += 1
+        let id = nextID
+        let ownerKey = owner
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                waiting.append(Waiter(id: id, host: host, owner: ownerKey, continuation: continuation))
+                grant()
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.cancelWaiter(id) }
+        }
+    }
+
+    public func release(_ slot: Slot) {
+        guard let count = running[slot.host], count > 0 else { return }
+        running[slot.host] = count == 1 ? nil : count - 1
+        runningCount -= 1
+        grant()
+    }
+
+    /// Runs `body` holding a slot for `host`.
+    public func withSlot<T>(host: String, owner: ObjectIdentifier, _ body: () async throws -> T) async throws -> T {
+        let slot = try await slot(host: host, owner: owner)
+        defer { release(slot) }
+        return try await body()
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }
+        waiting.remove(at: index).continuation.resume(throwing: CancellationError())
+    }
+
+    /// Starts every waiter that fits, foreground owners first.
+    private func grant() {
+        while runningCount < total, let index = nextGrantable() {
+            let waiter = waiting.remove(at: index)
+            running[waiter.host, default: 0] += 1
+            runningCount += 1
+            waiter.continuation.resume(returning: Slot(id: waiter.id, host: waiter.host))
+        }
+    }
+
+    private func nextGrantable() -> Int? {
+        var firstBackground: Int?
+        for (index, waiter) in waiting.enumerated() where running[waiter.host, default: 0] < perHost {
+            if foreground.contains(waiter.owner) { return index }
+            if firstBackground == nil { firstBackground = index }
+        }
+        return firstBackground
+    }
+}
