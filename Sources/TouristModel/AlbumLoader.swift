@@ -33,9 +33,6 @@ public final class AlbumLoader {
     public var onChange: ((Change) -> Void)?
     /// Called when the last download of a fill ends (for tracing and prefetch bookkeeping).
     public var onFinished: (() -> Void)?
-    /// Why each failed photo failed, for the cell to say (not stored: after a restart a failed
-    /// photo just offers to try again).
-    public private(set) var failureReasons: [Int64: String] = [:]
     /// The album on screen: its transfers go before every prefetch's.
     public var isForeground = false {
         didSet { scheduler.setForeground(ObjectIdentifier(self), isForeground) }
@@ -127,7 +124,6 @@ public final class AlbumLoader {
         } catch {
             return
         }
-        failureReasons[id] = nil
         if let index = state.retry(id: id) { onChange?(.updated(index)) }
         downloadPending()
     }
@@ -184,7 +180,6 @@ public final class AlbumLoader {
         requestedPage = page
         state.beginSearch()
         onChange?(.reset)
-        failureReasons = [:]
         let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pin.id!, pin.coordinate)
         let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
         searchTask = Task { [weak self] in
@@ -278,9 +273,9 @@ public final class AlbumLoader {
         if Task.isCancelled || failure.map(Self.isCancellation) == true { return }
         downloads[id] = nil
         if let failure {
-            try? store.markFailed(photoId: id)
-            failureReasons[id] = Self.message(for: failure, service: source.displayName)
-            if let index = state.photoFailed(id: id) { onChange?(.updated(index)) }
+            let reason = Self.message(for: failure, service: source.displayName)
+            try? store.markFailed(photoId: id, reason: reason)
+            if let index = state.photoFailed(id: id, reason: reason) { onChange?(.updated(index)) }
         } else if let saved, let index = state.photoShown(saved) {
             onChange?(.updated(index))
         }

@@ -29,6 +29,11 @@ public struct AlbumState: Sendable, Equatable {
             }
         }
 
+        public var isFailed: Bool {
+            if case .failed = self { return true }
+            return false
+        }
+
         var isPlaceholder: Bool {
             if case .placeholder = self { return true }
             return false
@@ -92,10 +97,11 @@ public struct AlbumState: Sendable, Equatable {
     }
 
     @discardableResult
-    public mutating func photoFailed(id: Int64) -> Int? {
+    public mutating func photoFailed(id: Int64, reason: String? = nil) -> Int? {
         guard let index = index(of: id) else { return nil }
         var photo = cells[index].photo
         photo.state = .failed
+        photo.failure = reason
         cells[index] = .failed(photo)
         settle()
         return index
@@ -106,6 +112,7 @@ public struct AlbumState: Sendable, Equatable {
     public mutating func retry(id: Int64) -> Int? {
         guard let index = index(of: id), case .failed(var photo) = cells[index] else { return nil }
         photo.state = .pending
+        photo.failure = nil
         cells[index] = .placeholder(photo)
         settle()
         return index

@@ -27,11 +27,13 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var width: Int?
     public var height: Int?
     public var state: PhotoState
+    /// Why the download failed, for the user (only while `state` is failed).
+    public var failure: String?
 
     public init(id: Int64? = nil, pinId: Int64, position: Int, source: String, sourceId: String,
                 remoteURL: String, pageURL: String? = nil, fileName: String? = nil,
                 title: String = "", author: String = "", license: String = "",
-                width: Int? = nil, height: Int? = nil, state: PhotoState = .pending) {
+                width: Int? = nil, height: Int? = nil, state: PhotoState = .pending, failure: String? = nil) {
         self.id = id
         self.pinId = pinId
         self.position = position
@@ -46,6 +48,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         self.width = width
         self.height = height
         self.state = state
+        self.failure = failure
     }
 
     // Explicit names: "remote_url" would decode back as "remoteUrl" with GRDB's snake-case strategy.
@@ -57,7 +60,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         case remoteURL = "remote_url"
         case pageURL = "page_url"
         case fileName = "file_name"
-        case title, author, license, width, height, state
+        case title, author, license, width, height, state, failure
     }
 
     public static let databaseTableName = "photo"

@@ -58,6 +58,8 @@ struct RowValues {
 extension Photo {
     /// Album positions: a few hundred in practice; the bound keeps `position + 1` safe.
     static let positionRange = 0...Int(Int32.max)
+    /// A reason is a sentence; a server's error text can be any length.
+    static let maxFailureLength = 500
 
     public init(row: Row) {
         let values = RowValues(row: row)
@@ -77,7 +79,8 @@ extension Photo {
             width: values.int(columns.width.rawValue, in: Bounded.dimension),
             height: values.int(columns.height.rawValue, in: Bounded.dimension),
             // Unknown text (a newer version's state, damage): fetch it again.
-            state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending)
+            state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending,
+            failure: values.text(columns.failure.rawValue).map { String($0.prefix(Photo.maxFailureLength)) })
     }
 }
 

@@ -273,21 +273,22 @@ public final class Store: Sendable {
         return inserted
     }
 
-    public func markFailed(photoId: Int64) throws {
-        try setState(.failed, photoId: photoId)
+    /// `reason`: why, in words for the user (kept for the cell to show).
+    public func markFailed(photoId: Int64, reason: String? = nil) throws {
+        try setState(.failed, failure: reason.map { String($0.prefix(Photo.maxFailureLength)) }, photoId: photoId)
     }
 
     /// Puts a failed photo back in the download queue.
     public func markPending(photoId: Int64) throws {
-        try setState(.pending, photoId: photoId)
+        try setState(.pending, failure: nil, photoId: photoId)
     }
 
-    private func setState(_ state: PhotoState, photoId: Int64) throws {
+    private func setState(_ state: PhotoState, failure: String?, photoId: Int64) throws {
         try writer.write { db in
             // A photo that has a file keeps "downloaded": the file is what the UI shows.
             try db.execute(
-                sql: "UPDATE photo SET state = ? WHERE id = ? AND file_name IS NULL",
-                arguments: [state.rawValue, photoId])
+                sql: "UPDATE photo SET state = ?, failure = ? WHERE id = ? AND file_name IS NULL",
+                arguments: [state.rawValue, failure, photoId])
         }
     }
 

@@ -63,6 +63,7 @@ extension Store {
                 let previous = photo.fileName
                 photo.fileName = incoming.name
                 photo.state = .downloaded
+                photo.failure = nil
                 try photo.update(db)
                 return (photo, previous)
             }

@@ -44,6 +44,12 @@ enum StoreMigrations {
                 t.add(column: "album_generation", .integer).notNull().defaults(to: 0)
             }
         }
+        migrator.registerMigration("v3: failure reason") { db in
+            // Why a photo failed, so its cell can say so after the album is reopened.
+            try db.alter(table: "photo") { t in
+                t.add(column: "failure", .text)
+            }
+        }
         return migrator
     }
 }

@@ -28,8 +28,7 @@ final class PhotoCell {
         addGestures()
     }
 
-    /// `reason`: why a failed photo failed, when known.
-    func bind(_ cell: AlbumState.Cell, index: Int, total: Int, reason: String? = nil) {
+    func bind(_ cell: AlbumState.Cell, index: Int, total: Int) {
         let photo = cell.photo
         if photoID != photo.id { unbind() }
         photoID = photo.id
@@ -42,11 +41,11 @@ final class PhotoCell {
             if isUnreadable { return showUnreadable() }
             show(loading: false, failed: false, label: "Photo \(index + 1) of \(total): \(title)")
         case .failed:
-            let why = reason.map { " (\($0))" } ?? ""
+            let why = photo.failure.map { " (\($0))" } ?? ""
             show(loading: false, failed: true,
                  label: "Photo \(index + 1) of \(total) could not be downloaded\(why); activate to try again")
         }
-        root.tooltip = reason
+        root.tooltip = cell.isFailed ? photo.failure : nil
     }
 
     private var position = (index: 0, total: 0)

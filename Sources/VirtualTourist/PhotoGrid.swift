@@ -137,7 +137,7 @@ final class PhotoGrid {
         for (index, cell) in album.enumerated() { if let id = cell.photo.id { positions[id] = index } }
         for cell in cells.values {
             guard let id = cell.boundPhotoID, let index = positions[id] else { continue }
-            cell.bind(album[index], index: index, total: album.count, reason: loader.failureReasons[id])
+            cell.bind(album[index], index: index, total: album.count)
         }
     }
 
@@ -177,7 +177,7 @@ final class PhotoGrid {
         let album = loader.state.cells
         guard position < album.count else { return }
         let state = album[position]
-        cell.bind(state, index: position, total: album.count, reason: state.photo.id.flatMap { loader.failureReasons[$0] })
+        cell.bind(state, index: position, total: album.count)
         guard case .shown(let photo) = state, let id = photo.id else { return }
         if let texture = textures[id] {
             cell.setTexture(texture, for: id)

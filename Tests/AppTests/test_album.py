@@ -5,7 +5,8 @@ crash safety, and what the grid looks like.
 GTK 4.18 / libadwaita 1.7 facts these tests rely on (seen here, not guessed; see harness.py):
 * The grid is AT-SPI role `table` named "Photos". Each cell is a `table cell` named by its
   GtkListItem's accessible label ("Loading photo 3 of 21", "Photo 3 of 21: Title", "Photo 3 of 21
-  could not be downloaded; activate to try again"); the label set on the cell's GtkOverlay is
+  could not be downloaded (REASON); activate to try again", "Photo 3 of 21 cannot be shown" for a
+  stored file that does not decode); the label set on the cell's GtkOverlay is
   never exposed (generic role). Only cells near the viewport are in the tree, so the tests keep
   to 21 photos, which all fit near the first screen.
 * The album page is an AdwNavigationPage (`grouping`) named after the pin's coordinates, the
@@ -34,9 +35,10 @@ from harness import (BUTTON, PAGE_ROLES, REPO, LoopbackService, ancestor, has_st
                      name_of, safe, walk, wait_for)
 
 PER_ALBUM = 21   # the photosPerAlbum default
-CELL_RE = re.compile(r"^(?:Loading photo (\d+) of (\d+)"
-                     r"|Photo (\d+) of (\d+) could not be downloaded; activate to try again"
-                     r"|Photo (\d+) of (\d+): (.*))$", re.S)
+CELL_RE = re.compile(r"^(?:Loading photo (?P<loading>\d+) of (?P<loading_total>\d+)"
+                     r"|Photo (?P<failed>\d+) of (?P<failed_total>\d+) (?:could not be downloaded"
+                     r"(?: \((?P<reason>.*)\))?; activate to try again|(?P<unreadable>cannot be shown))"
+                     r"|Photo (?P<photo>\d+) of (?P<photo_total>\d+): (?P<title>.*))$", re.S)
 PROGRESS_RE = r"^(Searching…|\d+ of \d+|\d+ photos?)$"
 
 
@@ -59,12 +61,13 @@ def parse_cell(node) -> Cell | None:
     match = CELL_RE.match(name_of(node))
     if not match:
         return None
-    g = match.groups()
-    if g[0]:
-        return Cell("loading", int(g[0]), int(g[1]), None, node)
-    if g[2]:
-        return Cell("failed", int(g[2]), int(g[3]), None, node)
-    return Cell("photo", int(g[4]), int(g[5]), g[6], node)
+    g = match.groupdict()
+    if g["loading"]:
+        return Cell("loading", int(g["loading"]), int(g["loading_total"]), None, node)
+    if g["failed"]:
+        # A failed cell's "title" is why it failed, when the app said.
+        return Cell("failed", int(g["failed"]), int(g["failed_total"]), g["reason"] or g["unreadable"], node)
+    return Cell("photo", int(g["photo"]), int(g["photo_total"]), g["title"], node)
 
 
 class Album:

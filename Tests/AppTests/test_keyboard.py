@@ -45,8 +45,8 @@ def focused_cell(app) -> re.Match | None:
 def photo_index(name: str) -> int:
     """The 1-based position a 'Photo 3 of 21: title' label names."""
     match = CELL_RE.match(name)
-    assert match and match.group(5), f"not a shown photo: {name!r}"
-    return int(match.group(5))
+    assert match and match.group("photo"), f"not a shown photo: {name!r}"
+    return int(match.group("photo"))
 
 
 def open_album_by_keyboard(app, dirs):
@@ -95,7 +95,7 @@ def test_grid_arrows_delete_undo_and_enter(launch, dirs, paris):
     assert len(rows(dirs, pin_id)) == PER_ALBUM, "Undo did not keep the photo's row"
 
     # Enter on a photo opens it large; Escape comes back to the same album.
-    name = tab_to(app, lambda n: bool(CELL_RE.match(n or "")) and CELL_RE.match(n).group(5) is not None,
+    name = tab_to(app, lambda n: bool(CELL_RE.match(n or "")) and CELL_RE.match(n).group("photo") is not None,
                   "a photo in the grid")
     title = titles[photo_index(name)] or "Untitled"
     press_key(app, "Return")

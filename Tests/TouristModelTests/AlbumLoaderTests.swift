@@ -141,12 +141,17 @@ final class AlbumLoaderTests: XCTestCase {
         await untilFinished(loader) { loader.start() }
         let reasons = loader.state.cells.map { cell -> String in
             guard case .failed(let photo) = cell else { return "shown" }
-            return loader.failureReasons[photo.id!] ?? "no reason"
+            return photo.failure ?? "no reason"
         }
         XCTAssertEqual(reasons, ["shown", "The picture is too large to show (20000 × 20000 pixels)",
                                  "WebP pictures cannot be shown on this system"])
         let files = try FileManager.default.contentsOfDirectory(atPath: store.photosDirectory.path)
         XCTAssertEqual(files.count, 1, "only the shown photo's file: \(files)")
+        // Stored, so the album says why after it is reopened (or the app restarted).
+        let stored = try store.photos(pinId: pin.id!).map { $0.failure ?? "shown" }
+        XCTAssertEqual(stored, reasons)
+        XCTAssertEqual(try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10)
+            .state.cells.map { $0.photo.failure ?? "shown" }, reasons)
     }
 
     /// Photos are fetched with a cap that fits a 640 px photo and the source's address policy.
