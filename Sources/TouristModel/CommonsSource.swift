@@ -11,7 +11,8 @@ public struct CommonsSource: PhotoSource {
     /// The API's largest ggslimit.
     public static let maxResults = 500
     static let imageMimeTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/webp"]
-    static let maxResponseBytes = 16 * 1024 * 1024
+    /// One batch: up to 50 files with their metadata, a few KB each; long descriptions allowed for.
+    static let maxResponseBytes = 8 * 1024 * 1024
     /// Guards against a server that keeps sending continuations.
     static let maxRequestsPerSearch = 20
     /// MediaWiki page ids are positive; beyond 2^53 they would not even survive JSON.

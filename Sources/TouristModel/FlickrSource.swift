@@ -7,8 +7,8 @@ public struct FlickrSource: PhotoSource {
     public static let reachableResults = 4000
     /// Geo queries return at most 250 per page.
     public static let maxPerPage = 250
-    /// A search answer is JSON of at most a few hundred kilobytes.
-    static let maxResponseBytes = 8 * 1024 * 1024
+    /// A search answer is JSON of at most a few hundred kilobytes (250 photos of about 1 KB).
+    static let maxResponseBytes = 2 * 1024 * 1024
     /// Flickr's error codes and licence ids are small; others are shown as unknown.
     static let errorCodeRange = 0...100_000
     static let licenseRange = 0...10_000

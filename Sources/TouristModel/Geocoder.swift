@@ -1,0 +1,113 @@
+import Foundation
+
+/// Why a place search failed, phrased for the user.
+public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
+    case rateLimited
+    case unavailable(Int)
+    case malformed
+    case network(String)
+    case timedOut
+
+    public var errorDescription: String? {
+        switch self {
+        case .rateLimited: return "The place search is receiving too many requests; try again in a minute"
+        case .unavailable(let status): return "The place search is unavailable right now (error \(status))"
+        case .malformed: return "The place search sent an answer that could not be read"
+        case .network(let detail): return "Could not reach the place search: \(detail)"
+        case .timedOut: return "The place search did not answer in time"
+        }
+    }
+}
+
+/// Finds places by name with OpenStreetMap's Nominatim, within its usage policy: at most one
+/// request per second (later searches wait their turn), the app's User-Agent (the client's), no
+/// request per keystroke (the UI asks on Enter), and every answer cached for the session.
+@MainActor
+public final class Geocoder {
+    public static let defaultEndpoint = URL(string: "https://nominatim.openstreetmap.org/search")!
+    /// Nominatim's answer for 10 places is a few KB.
+    static let maxResponseBytes = 512 * 1024
+    /// Longer queries are cut: nobody types a 300-character place name.
+    static let maxQueryLength = 200
+
+    public let endpoint: URL
+    private let client: HTTPClient
+    private let interval: Duration
+    private var cache: [String: [Place]] = [:]
+    /// When the last request was sent; the next one waits until `interval` after it.
+    private var lastRequest: ContinuousClock.Instant?
+    private var queue: Task<Void, Never>?
+
+    public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, interval: Duration = .seconds(1)) {
+        self.endpoint = endpoint
+        self.client = client
+        self.interval = interval
+    }
+
+    /// Requests sent so far (for tests and the trace).
+    public private(set) var requestCount = 0
+
+    /// Places matching `query`, best first; an empty array when nothing matches.
+    public func search(_ query: String) async throws -> [Place] {
+        let key = Self.normalized(query)
+        guard !key.isEmpty else { return [] }
+        if let cached = cache[key] { return cached }
+        try await waitForTurn()
+        if let cached = cache[key] { return cached }   // the same search, answered while waiting
+        requestCount += 1
+        let data: Data
+        do {
+            data = try await client.get(url(for: key), rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30))
+        } catch let error as HTTPError {
+            throw Self.map(error)
+        }
+        try Task.checkCancellation()
+        let places = try Place.decodeNominatim(data)
+        cache[key] = places
+        return places
+    }
+
+    /// Serialises requests one `interval` apart, in the order they were asked for.
+    private func waitForTurn() async throws {
+        let previous = queue
+        let turn = Task { [interval] in
+            await previous?.value
+            let now = ContinuousClock.now
+            if let last = self.lastRequest, now < last + interval {
+                try? await Task.sleep(until: last + interval, clock: .continuous)
+            }
+            self.lastRequest = ContinuousClock.now
+        }
+        queue = turn
+        await turn.value
+        try Task.checkCancellation()
+    }
+
+    func url(for query: String) -> URL {
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)!
+        components.queryItems = (components.queryItems ?? []) + [
+            URLQueryItem(name: "q", value: query),
+            URLQueryItem(name: "format", value: "jsonv2"),
+            URLQueryItem(name: "limit", value: String(Place.maxResults)),
+        ]
+        return components.url!
+    }
+
+    /// Trimmed, inner whitespace collapsed, lowercased, capped: "  Eiffel   Tower" and
+    /// "eiffel tower" are one search and one cache entry.
+    static func normalized(_ query: String) -> String {
+        let words = query.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
+        return String(words.joined(separator: " ").lowercased().prefix(maxQueryLength))
+    }
+
+    static func map(_ error: HTTPError) -> GeocoderError {
+        switch error {
+        case .status(429): return .rateLimited
+        case .status(let status): return .unavailable(status)
+        case .timedOut, .tooSlow: return .timedOut
+        case .tooLarge, .unsupportedScheme, .blockedAddress: return .malformed
+        case .cancelled: return .network("cancelled")
+        case .network(let detail), .cannotWrite(let detail): return .network(detail)
+        }
+    }
+}

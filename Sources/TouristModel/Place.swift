@@ -1,0 +1,81 @@
+import Foundation
+
+/// A place found by name.
+public struct Place: Sendable, Equatable {
+    /// "Eiffel Tower, Avenue Anatole France, Paris, France": plain text, never markup.
+    public var name: String
+    /// "attraction", "city"…: OpenStreetMap's type, for a subtitle.
+    public var kind: String
+    public var coordinate: Coordinate
+    /// The area the place covers, for fitting the map to it; nil when the service didn't say.
+    public var bounds: Bounds?
+
+    public struct Bounds: Sendable, Equatable {
+        public var south: Double, north: Double, west: Double, east: Double
+    }
+
+    public init(name: String, kind: String = "", coordinate: Coordinate, bounds: Bounds? = nil) {
+        self.name = name
+        self.kind = kind
+        self.coordinate = coordinate
+        self.bounds = bounds
+    }
+}
+
+extension Place {
+    static let maxResults = 10
+    static let maxNameLength = 300
+
+    /// The JSON array Nominatim answers. Entries without a usable name or position are left
+    /// out; anything that is not such an array is `malformed`.
+    public static func decodeNominatim(_ data: Data) throws -> [Place] {
+        guard let array = try? JSONSerialization.jsonObject(with: data) as? [Any] else { throw GeocoderError.malformed }
+        var places: [Place] = []
+        for case let entry as [String: Any] in array.prefix(maxResults * 2) {
+            guard let latitude = number(entry["lat"], in: -90...90),
+                  let longitude = number(entry["lon"], in: -180...180),
+                  let name = entry["display_name"] as? String else { continue }
+            let cleaned = plain(name, limit: maxNameLength)
+            guard !cleaned.isEmpty else { continue }
+            places.append(Place(name: cleaned, kind: plain(entry["type"] as? String ?? "", limit: 40),
+                                coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                                bounds: bounds(entry["boundingbox"])))
+            if places.count == maxResults { break }
+        }
+        return places
+    }
+
+    /// [south, north, west, east] as strings (or numbers); nil unless all four are sane.
+    static func bounds(_ value: Any?) -> Place.Bounds? {
+        guard let values = value as? [Any], values.count == 4,
+              let south = number(values[0], in: -90...90), let north = number(values[1], in: -90...90),
+              let west = number(values[2], in: -180...180), let east = number(values[3], in: -180...180),
+              south <= north else { return nil }
+        return Place.Bounds(south: south, north: north, west: west, east: east)
+    }
+
+    static func number(_ value: Any?, in range: ClosedRange<Double>) -> Double? {
+        let number: Double?
+        switch value {
+        case let text as String where text.utf8.count <= 32: number = Double(text.trimmingCharacters(in: .whitespaces))
+        case let value as Double: number = value
+        case let value as Int: number = Double(value)
+        default: number = nil
+        }
+        guard let number, number.isFinite, range.contains(number) else { return nil }
+        return number
+    }
+
+    /// One line of printable text: control characters (newlines, bidi overrides aside) become spaces.
+    static func plain(_ text: String, limit: Int) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars.prefix(limit * 2) {
+            if scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                result.unicodeScalars.append(" ")
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return String(result.trimmingCharacters(in: .whitespaces).prefix(limit))
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+@testable import TouristModel
+
+final class GeocoderTests: XCTestCase {
+    private let eiffel = #"""
+    [{"place_id": 1, "lat": "48.8582599", "lon": "2.2945006", "display_name": "Tour Eiffel, Paris, France",
+      "type": "attraction", "boundingbox": ["48.8574753", "48.8590453", "2.2933119", "2.2956897"]},
+     {"lat": "48.85", "lon": "2.29", "display_name": "Eiffel Tower replica", "type": "yes"}]
+    """#
+
+    func testDecodesNamesPositionsAndBounds() throws {
+        let places = try Place.decodeNominatim(Data(eiffel.utf8))
+        XCTAssertEqual(places.count, 2)
+        XCTAssertEqual(places[0].name, "Tour Eiffel, Paris, France")
+        XCTAssertEqual(places[0].kind, "attraction")
+        XCTAssertEqual(places[0].coordinate.latitude, 48.8582599, accuracy: 1e-9)
+        XCTAssertEqual(places[0].bounds, Place.Bounds(south: 48.8574753, north: 48.8590453, west: 2.2933119, east: 2.2956897))
+        XCTAssertNil(places[1].bounds)
+        XCTAssertEqual(try Place.decodeNominatim(Data("[]".utf8)), [])
+    }
+
+    func testBadEntriesAreSkippedAndGarbageIsMalformed() throws {
+        let body = #"""
+        [{"lat": "1e400", "lon": "2", "display_name": "Too far north"},
+         {"lat": "NaN", "lon": "2", "display_name": "Not a number"},
+         {"lat": "91", "lon": "2", "display_name": "Off the globe"},
+         {"lat": "10", "lon": "20", "display_name": "  "},
+         {"lat": "10", "lon": "20"},
+         "not an object",
+         {"lat": 10, "lon": 20, "display_name": "Line\nbreak\u202e <b>bold</b>", "boundingbox": ["5", "1", "0", "1"]}]
+        """#
+        let places = try Place.decodeNominatim(Data(body.utf8))
+        XCTAssertEqual(places.map(\.name), ["Line break\u{202E} <b>bold</b>"], "markup stays text; the UI escapes it")
+        XCTAssertNil(places[0].bounds, "south above north")
+        for garbage in ["", "{}", "<html>busy</html>", "[", "null", #"{"error": "x"}"#] {
+            XCTAssertThrowsError(try Place.decodeNominatim(Data(garbage.utf8)), garbage) {
+                XCTAssertEqual($0 as? GeocoderError, .malformed)
+            }
+        }
+        let many = "[" + Array(repeating: #"{"lat": "1", "lon": "2", "display_name": "x"}"#, count: 50).joined(separator: ",") + "]"
+        XCTAssertEqual(try Place.decodeNominatim(Data(many.utf8)).count, 10)
+    }
+
+    @MainActor
+    func testRequestsAreCachedAndSpacedBySecondsNotKeystrokes() async throws {
+        let client = FakeHTTPClient { [eiffel] _ in Data(eiffel.utf8) }
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client, interval: .milliseconds(300))
+        _ = try await geocoder.search("Eiffel Tower")
+        _ = try await geocoder.search("  eiffel   TOWER ")
+        XCTAssertEqual(client.requests.count, 1, "the same search, normalised, is answered from the cache")
+        let query = try XCTUnwrap(URLComponents(url: client.requests[0], resolvingAgainstBaseURL: false)?.queryItems)
+        XCTAssertEqual(query.map(\.name), ["q", "format", "limit"])
+        XCTAssertEqual(query.map(\.value), ["eiffel tower", "jsonv2", "10"])
+
+        let start = ContinuousClock.now
+        _ = try await geocoder.search("Louvre")
+        _ = try await geocoder.search("Notre-Dame")
+        // Three requests, each at least the interval after the one before.
+        XCTAssertEqual(client.requests.count, 3)
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(300))
+        let blank = try await geocoder.search("   ")
+        XCTAssertEqual(blank, [])
+        XCTAssertEqual(client.requests.count, 3, "a blank query asks nothing")
+    }
+
+    @MainActor
+    func testFailuresAreMappedForTheUser() async throws {
+        for (error, expected) in [(HTTPError.status(429), GeocoderError.rateLimited), (.status(500), .unavailable(500)),
+                                  (.timedOut, .timedOut), (.network("refused"), .network("refused"))] {
+            let geocoder = Geocoder(client: FakeHTTPClient { _ in throw error }, interval: .zero)
+            do {
+                _ = try await geocoder.search("Paris")
+                XCTFail("expected \(expected)")
+            } catch {
+                XCTAssertEqual(error as? GeocoderError, expected)
+            }
+        }
+    }
+}
