@@ -168,12 +168,11 @@ static void vt_tile_source_init(VtTileSource *self) {
 }
 
 VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session, const char *cache_dir,
-                                 const char *cache_key) {
+                                 const char *cache_key, guint cache_size_limit) {
     VtTileSource *self = g_object_new(VT_TYPE_TILE_SOURCE, NULL);
     self->url_template = g_strdup(url_template);
     self->session = g_object_ref(session);
-    // 100 MB: a generous working set for browsing without re-downloading.
-    self->cache = shumate_file_cache_new_full(100 * 1000 * 1000, cache_key, cache_dir);
+    self->cache = shumate_file_cache_new_full(cache_size_limit, cache_key, cache_dir);
     return self;
 }
 
