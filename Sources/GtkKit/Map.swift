@@ -1,5 +1,6 @@
 /// libshumate wrappers: the map widget, its tile source and markers.
 import Foundation
+import TouristModel
 
 /// Raster tiles from a URL template, fetched with the app's SoupSession and cached on disk.
 @MainActor
@@ -7,7 +8,12 @@ public final class TileSource: Object {
     /// `cacheSizeLimit` (bytes) is shared by every source caching in `cacheDirectory`.
     public init(urlTemplate: String, session: UnsafeMutablePointer<SoupSession>, cacheDirectory: String, cacheKey: String,
                 cacheSizeLimit: UInt32 = 100_000_000) {
-        let dataSource = vt_tile_source_new(urlTemplate, session, cacheDirectory, cacheKey, cacheSizeLimit)
+        let dataSource = vt_tile_source_new(urlTemplate, session, cacheDirectory, cacheKey, cacheSizeLimit) { bytes in
+            var size: gsize = 0
+            guard let start = g_bytes_get_data(bytes, &size) else { return 0 }
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size), deallocator: .none)
+            return ImageCheck.looksLikeImage(data) ? 1 : 0
+        }
         let renderer = shumate_raster_renderer_new_full(
             "virtual-tourist-tiles", "OpenStreetMap", "Map data © OpenStreetMap contributors",
             "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,

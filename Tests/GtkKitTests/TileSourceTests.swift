@@ -1,0 +1,97 @@
+import Foundation
+@testable import GtkKit
+import TouristModel
+import XCTest
+
+/// The map's tile source (VtTileSource and its file cache) against the loopback service: what
+/// reaches the renderer, what is cached, and how big the cache may grow.
+final class TileSourceTests: XCTestCase {
+    private var service: LoopbackService!
+    private var directory: URL!
+    // Created and used on the main thread, where XCTest runs the tests.
+    nonisolated(unsafe) private var client: SoupClient!
+
+    override func setUpWithError() throws {
+        service = try LoopbackService()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vt-tiles-\(UUID().uuidString)")
+        client = MainActor.assumeIsolated { SoupClient(userAgent: "VirtualTourist/test", timeout: 5) }
+    }
+
+    override func tearDownWithError() throws {
+        MainActor.assumeIsolated { client = nil }
+        service = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var template: String { service.baseURL.absoluteString + "/tiles/{z}/{x}/{y}.png" }
+
+    @MainActor private func source(sizeLimit: UInt32 = 100_000_000) -> TileSource {
+        TileSource(urlTemplate: template, session: client.session, cacheDirectory: directory.path,
+                   cacheKey: "test", cacheSizeLimit: sizeLimit)
+    }
+
+    @MainActor private func tile(_ tiles: TileSource, zoom: Int32, x: Int32, y: Int32) throws -> Data {
+        try onMainLoop { try await tiles.tileData(x: x, y: y, zoom: zoom) }
+    }
+
+    private func requests(_ path: String) throws -> Int {
+        try service.stats().requests.filter { $0.path == path }.count
+    }
+
+    /// The cached tile files (libshumate keeps them as <dir>/<key>/<z>/<x>/<y>.png).
+    private func cachedFiles() -> [URL] {
+        let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+        return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "png" }
+    }
+
+    /// Runs the loop (the cache writes on it) until a cached file holds exactly `data`.
+    @MainActor private func waitUntilCached(_ data: Data, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(MainLoop.run(until: { self.cachedFiles().contains { (try? Data(contentsOf: $0)) == data } }, timeout: 10),
+                      "the tile was never cached", file: file, line: line)
+    }
+
+    /// Without a Content-Length, only the image itself can tell a tile was cut short: such a tile
+    /// is an error, never cached (a week of blank squares), and fetched again next time.
+    func testTileCutShortIsNeitherDrawnNorCached() throws {
+        for mode in ["truncated_tile", "truncated_image"] {  // without and with Content-Length
+            try service.control("fault?mode=\(mode)&target=tile&count=1")
+            try MainActor.assumeIsolated {
+                XCTAssertThrowsError(try tile(source(), zoom: 4, x: 3, y: 2), "\(mode): a cut-short tile is an error")
+                // As after a restart: a new source on the same cache.
+                XCTAssertTrue(ImageCheck.looksLikeImage(try tile(source(), zoom: 4, x: 3, y: 2)), mode)
+            }
+            XCTAssertEqual(try requests("/tiles/4/3/2.png"), 2, "\(mode): fetched again, not taken from the cache")
+            try service.control("reset")
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// A stale cached tile beats a cut-short refresh, and stays cached as it was.
+    func testStaleTileIsKeptWhenItsRefreshIsCutShort() throws {
+        try MainActor.assumeIsolated {
+            let good = try tile(source(), zoom: 5, x: 7, y: 9)
+            waitUntilCached(good)
+            let week = Date().addingTimeInterval(-8 * 24 * 3600)
+            for file in cachedFiles() { try FileManager.default.setAttributes([.modificationDate: week], ofItemAtPath: file.path) }
+            try service.control("fault?mode=truncated_tile&target=tile&count=1")
+            XCTAssertEqual(try tile(source(), zoom: 5, x: 7, y: 9), good, "the stale copy, not the cut-short body")
+            XCTAssertEqual(cachedFiles().compactMap { try? Data(contentsOf: $0) }, [good])
+        }
+        XCTAssertEqual(try requests("/tiles/5/7/9.png"), 2, "the stale tile was revalidated")
+    }
+
+    /// A tile body has a size limit, enforced while reading (no Content-Length) and before
+    /// reading (with one); a refused body is not cached.
+    func testHugeTileIsRefused() throws {
+        for mode in ["huge_tile", "oversized_image"] {
+            try service.control("fault?mode=\(mode)&target=tile&count=1")
+            try MainActor.assumeIsolated {
+                XCTAssertThrowsError(try tile(source(), zoom: 3, x: 1, y: 1), "\(mode): a 30 MB tile is refused")
+                XCTAssertTrue(ImageCheck.looksLikeImage(try tile(source(), zoom: 3, x: 1, y: 1)), mode)
+            }
+            XCTAssertEqual(try requests("/tiles/3/1/1.png"), 2, "\(mode): fetched again, not taken from the cache")
+            try service.control("reset")
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+}
