@@ -25,9 +25,9 @@ final class TileSourceTests: XCTestCase {
 
     private var template: String { service.baseURL.absoluteString + "/tiles/{z}/{x}/{y}.png" }
 
-    @MainActor private func source(sizeLimit: UInt32 = 100_000_000) -> TileSource {
-        TileSource(urlTemplate: template, session: client.session, cacheDirectory: directory.path,
-                   cacheKey: "test", cacheSizeLimit: sizeLimit)
+    @MainActor private func source(template: String? = nil) -> TileSource {
+        TileSource(urlTemplate: template ?? self.template, session: client.session, cacheDirectory: directory.path,
+                   cacheKey: "test")
     }
 
     @MainActor private func tile(_ tiles: TileSource, zoom: Int32, x: Int32, y: Int32) throws -> Data {
@@ -93,5 +93,18 @@ final class TileSourceTests: XCTestCase {
             try service.control("reset")
             try? FileManager.default.removeItem(at: directory)
         }
+    }
+
+    /// Tiles cached from one server (say the loopback service of the offline demo) are never
+    /// shown for another URL template.
+    func testCacheIsKeptApartPerURLTemplate() throws {
+        let other = template + "?style=other"
+        try MainActor.assumeIsolated {
+            waitUntilCached(try tile(source(), zoom: 6, x: 10, y: 20))
+            _ = try tile(source(template: other), zoom: 6, x: 10, y: 20)
+        }
+        XCTAssertEqual(try requests("/tiles/6/10/20.png"), 2, "the other template's tile came from its server")
+        try MainActor.assumeIsolated { _ = try tile(source(), zoom: 6, x: 10, y: 20) }
+        XCTAssertEqual(try requests("/tiles/6/10/20.png"), 2, "each template still has its own cached tile")
     }
 }
