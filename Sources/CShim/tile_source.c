@@ -6,6 +6,8 @@
 // A body is read with a size limit and must be a whole image (the caller's check) before it is
 // drawn or cached: cut short without a Content-Length it ends like any body, and once cached it
 // would be a blank square for a week.
+// The cache is purged back to its size limit at start-up and after every tenth of the limit
+// written (see purge()).
 #include "shim.h"
 
 #define TILE_FRESH_SECONDS (7 * 24 * 60 * 60)
@@ -18,7 +20,11 @@ struct _VtTileSource {
     char *url_template;
     SoupSession *session;
     VtTileCheck check;
+    char *cache_dir, *cache_key;
+    guint cache_size_limit;
     ShumateFileCache *cache;
+    guint writing;              // cache writes in flight
+    guint64 written;            // bytes written to the cache since the last purge
     guint failures;
     guint requests;
 };
@@ -95,6 +101,37 @@ static void fail(GTask *task, GError *error) {
     g_object_unref(task);
 }
 
+// A ShumateFileCache purges when asked to and, by itself, on writes; but once one of its purges
+// has found the cache under the limit it never purges again (libshumate 1.2 to 1.4 leave its
+// purge_in_progress set on that path), and a session's tiles pile up. So each purge gets a new
+// instance, which also takes over reading and writing: tiles then go through the one database
+// connection the purge (in libshumate's thread) uses too. Called when no write is in flight on
+// the old one.
+static void purge(VtTileSource *self) {
+    g_clear_object(&self->cache);
+    self->cache = shumate_file_cache_new_full(self->cache_size_limit, self->cache_key, self->cache_dir);
+    self->written = 0;
+    shumate_file_cache_purge_cache_async(self->cache, NULL, NULL, NULL);
+}
+
+static void on_stored(GObject *source, GAsyncResult *result, gpointer user_data) {
+    g_autoptr(VtTileSource) self = user_data;
+    // A failed write only costs a later download.
+    shumate_file_cache_store_tile_finish(SHUMATE_FILE_CACHE(source), result, NULL);
+    self->writing--;
+    if (self->writing == 0 && self->written >= self->cache_size_limit / 10)
+        purge(self);
+}
+
+static void store(VtTileSource *self, TileRequest *request, GBytes *bytes) {
+    SoupMessageHeaders *headers = soup_message_get_response_headers(request->message);
+    self->writing++;
+    self->written += g_bytes_get_size(bytes);
+    shumate_file_cache_store_tile_async(self->cache, request->x, request->y, request->z, bytes,
+                                        soup_message_headers_get_one(headers, "ETag"), NULL, on_stored,
+                                        g_object_ref(self));
+}
+
 static void read_chunk(GTask *task);
 
 static void body_read(GTask *task) {
@@ -111,11 +148,7 @@ static void body_read(GTask *task) {
                                g_bytes_get_size(bytes)));
         return;
     }
-    SoupMessageHeaders *headers = soup_message_get_response_headers(request->message);
-    const char *etag = soup_message_headers_get_one(headers, "ETag");
-    // Fire and forget: a failed cache write only costs a later download.
-    shumate_file_cache_store_tile_async(self->cache, request->x, request->y, request->z, bytes, etag,
-                                        NULL, NULL, NULL);
+    store(self, request, bytes);
     return_tile(task, bytes);
 }
 
@@ -252,6 +285,8 @@ static GBytes *vt_tile_source_get_tile_data_finish(ShumateDataSource *data_sourc
 static void vt_tile_source_finalize(GObject *object) {
     VtTileSource *self = VT_TILE_SOURCE(object);
     g_free(self->url_template);
+    g_free(self->cache_dir);
+    g_free(self->cache_key);
     g_clear_object(&self->session);
     g_clear_object(&self->cache);
     G_OBJECT_CLASS(vt_tile_source_parent_class)->finalize(object);
@@ -273,7 +308,10 @@ VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session,
     self->url_template = g_strdup(url_template);
     self->session = g_object_ref(session);
     self->check = check;
-    self->cache = shumate_file_cache_new_full(cache_size_limit, cache_key, cache_dir);
+    self->cache_dir = g_strdup(cache_dir);
+    self->cache_key = g_strdup(cache_key);
+    self->cache_size_limit = cache_size_limit;
+    purge(self);  // what earlier runs left over the limit
     return self;
 }
 

@@ -25,9 +25,9 @@ final class TileSourceTests: XCTestCase {
 
     private var template: String { service.baseURL.absoluteString + "/tiles/{z}/{x}/{y}.png" }
 
-    @MainActor private func source(template: String? = nil) -> TileSource {
+    @MainActor private func source(template: String? = nil, sizeLimit: UInt32 = 100_000_000) -> TileSource {
         TileSource(urlTemplate: template ?? self.template, session: client.session, cacheDirectory: directory.path,
-                   cacheKey: "test")
+                   cacheKey: "test", cacheSizeLimit: sizeLimit)
     }
 
     @MainActor private func tile(_ tiles: TileSource, zoom: Int32, x: Int32, y: Int32) throws -> Data {
@@ -42,6 +42,10 @@ final class TileSourceTests: XCTestCase {
     private func cachedFiles() -> [URL] {
         let walker = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey])
         return (walker?.allObjects as? [URL] ?? []).filter { $0.pathExtension == "png" }
+    }
+
+    private func cachedBytes() -> Int {
+        cachedFiles().reduce(0) { $0 + ((try? $1.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? 0) }
     }
 
     /// Runs the loop (the cache writes on it) until a cached file holds exactly `data`.
@@ -106,5 +110,18 @@ final class TileSourceTests: XCTestCase {
         XCTAssertEqual(try requests("/tiles/6/10/20.png"), 2, "the other template's tile came from its server")
         try MainActor.assumeIsolated { _ = try tile(source(), zoom: 6, x: 10, y: 20) }
         XCTAssertEqual(try requests("/tiles/6/10/20.png"), 2, "each template still has its own cached tile")
+    }
+
+    /// The cache is purged back to its size limit while the app runs, not only at start-up.
+    func testCacheIsPurgedToItsSizeLimit() throws {
+        let limit = 20_000  // about 10 loopback tiles of 2 kB
+        try MainActor.assumeIsolated {
+            let tiles = source(sizeLimit: UInt32(limit))
+            for x in Int32(0)..<40 { _ = try tile(tiles, zoom: 6, x: x, y: 0) }
+            // One purge step (a tenth of the limit) and a tile may be over the limit between purges.
+            XCTAssertTrue(MainLoop.run(until: { self.cachedBytes() <= limit + limit / 10 + 2_500 }, timeout: 10),
+                          "\(cachedBytes()) bytes of tiles cached with a limit of \(limit)")
+            XCTAssertGreaterThan(cachedBytes(), 0, "the purge keeps tiles up to the limit")
+        }
     }
 }
