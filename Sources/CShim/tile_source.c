@@ -238,11 +238,8 @@ static void on_cache_read(GObject *source, GAsyncResult *result, gpointer user_d
     g_autoptr(GBytes) bytes = shumate_file_cache_get_tile_finish(SHUMATE_FILE_CACHE(source), &etag, &modified,
                                                                  result, NULL);
     VtTileSource *self = g_task_get_source_object(task);
-    if (bytes != NULL && !self->check(bytes)) {
-        // Cached before bodies were checked, and cut short: not worth showing, nor revalidating.
-        g_clear_pointer(&bytes, g_bytes_unref);
-        g_clear_pointer(&etag, g_free);
-    }
+    if (bytes != NULL && !self->check(bytes))
+        g_clear_pointer(&bytes, g_bytes_unref);  // cached before bodies were checked, and cut short
     if (bytes != NULL && modified != NULL) {
         g_autoptr(GDateTime) now = g_date_time_new_now_utc();
         if (g_date_time_difference(now, modified) < (GTimeSpan)TILE_FRESH_SECONDS * G_TIME_SPAN_SECOND) {
@@ -252,7 +249,8 @@ static void on_cache_read(GObject *source, GAsyncResult *result, gpointer user_d
     }
     if (bytes != NULL)
         request->cached = g_bytes_ref(bytes);
-    download(task, etag);  // takes over the task reference
+    // Revalidates only a tile at hand: a 304 for any other would leave nothing to show.
+    download(task, bytes != NULL ? etag : NULL);  // takes over the task reference
 }
 
 static void vt_tile_source_get_tile_data_async(ShumateDataSource *data_source, int x, int y, int z,

@@ -70,6 +70,18 @@ final class TileSourceTests: XCTestCase {
         }
     }
 
+    /// A tile cut short and cached before tiles were checked (by an earlier version) is fetched
+    /// again, not shown, fresh as it looks.
+    func testCutShortTileInTheCacheIsFetchedAgain() throws {
+        try MainActor.assumeIsolated {
+            let good = try tile(source(), zoom: 5, x: 4, y: 6)
+            waitUntilCached(good)
+            for file in cachedFiles() { try good.prefix(good.count / 2).write(to: file) }
+            XCTAssertEqual(try tile(source(), zoom: 5, x: 4, y: 6), good)
+        }
+        XCTAssertEqual(try requests("/tiles/5/4/6.png"), 2)
+    }
+
     /// A stale cached tile beats a cut-short refresh, and stays cached as it was.
     func testStaleTileIsKeptWhenItsRefreshIsCutShort() throws {
         try MainActor.assumeIsolated {
