@@ -1,16 +1,30 @@
 // VtTileSource: map tiles over the app's own SoupSession (so requests carry the app's
-// User-Agent, as OpenStreetMap's tile policy asks) with a ShumateFileCache in front.
+// User-Agent, as OpenStreetMap's tile policy asks) with a ShumateFileCache in front. In C because
+// it subclasses ShumateDataSource, whose virtual methods Swift cannot implement.
 // Cached tiles younger than a week are used without a request; older ones are revalidated
 // with If-None-Match; when the network fails, a stale tile beats an empty square.
+// A body is read with a size limit and must be a whole image (the caller's check) before it is
+// drawn or cached: cut short without a Content-Length it ends like any body, and once cached it
+// would be a blank square for a week.
+// The cache is purged back to its size limit at start-up and after every tenth of the limit
+// written (see purge()).
 #include "shim.h"
 
 #define TILE_FRESH_SECONDS (7 * 24 * 60 * 60)
+// Tiles are 10 to 50 kB: a body this big is not a tile, and is not read on.
+#define TILE_MAX_BYTES (2 * 1024 * 1024)
+#define TILE_READ_CHUNK (64 * 1024)
 
 struct _VtTileSource {
     ShumateDataSource parent_instance;
     char *url_template;
     SoupSession *session;
+    VtTileCheck check;
+    char *cache_dir, *cache_key;
+    guint cache_size_limit;
     ShumateFileCache *cache;
+    guint writing;              // cache writes in flight
+    guint64 written;            // bytes written to the cache since the last purge
     guint failures;
     guint requests;
 };
@@ -21,21 +35,42 @@ typedef struct {
     int x, y, z;
     GBytes *cached;     // stale copy from the cache, or NULL
     SoupMessage *message;
+    GInputStream *stream;
+    GByteArray *body;
+    goffset expected;   // the body's length, when the response says it; else -1
+    // The transfer's own, so a refused body can be stopped; the map's cancellable cancels it too.
+    GCancellable *cancellable;
+    GCancellable *map_cancellable;
+    gulong map_cancelled_handler;
 } TileRequest;
 
 // Hands a tile to the renderer (the task's result) and to whoever listens to "received-data",
-// as ShumateDataSource's contract asks.
+// as ShumateDataSource's contract asks; ends the task.
 static void return_tile(GTask *task, GBytes *bytes) {
     TileRequest *request = g_task_get_task_data(task);
     g_signal_emit_by_name(g_task_get_source_object(task), "received-data", request->x, request->y, request->z, bytes);
     g_task_return_pointer(task, g_bytes_ref(bytes), (GDestroyNotify)g_bytes_unref);
+    g_object_unref(task);
 }
 
 static void tile_request_free(gpointer data) {
     TileRequest *request = data;
+    if (request->map_cancellable != NULL) {
+        g_cancellable_disconnect(request->map_cancellable, request->map_cancelled_handler);
+        g_object_unref(request->map_cancellable);
+    }
     g_clear_pointer(&request->cached, g_bytes_unref);
+    g_clear_pointer(&request->body, g_byte_array_unref);
+    // Read to the end or cancelled by fail(): closing it has nothing left to read.
+    g_clear_object(&request->stream);
     g_clear_object(&request->message);
+    g_clear_object(&request->cancellable);
     g_free(request);
+}
+
+static void on_map_cancelled(GCancellable *map_cancellable, gpointer transfer_cancellable) {
+    (void)map_cancellable;
+    g_cancellable_cancel(transfer_cancellable);
 }
 
 static char *tile_url(VtTileSource *self, int x, int y, int z) {
@@ -50,9 +85,12 @@ static char *tile_url(VtTileSource *self, int x, int y, int z) {
     return g_string_free(url, FALSE);
 }
 
-// Returns the stale copy if there is one, else the error.
-static void return_fallback(GTask *task, TileRequest *request, GError *error) {
+// Ends the task without a new tile: stops the transfer (closing a stream that is not at its end
+// would read the rest), then returns the stale copy if there is one, else the error.
+static void fail(GTask *task, GError *error) {
     VtTileSource *self = g_task_get_source_object(task);
+    TileRequest *request = g_task_get_task_data(task);
+    g_cancellable_cancel(request->cancellable);
     if (request->cached != NULL && !g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
         g_error_free(error);
         return_tile(task, request->cached);
@@ -60,16 +98,96 @@ static void return_fallback(GTask *task, TileRequest *request, GError *error) {
     }
     self->failures++;
     g_task_return_error(task, error);
+    g_object_unref(task);
 }
 
-static void on_downloaded(GObject *source, GAsyncResult *result, gpointer user_data) {
-    g_autoptr(GTask) task = user_data;
+// A ShumateFileCache purges when asked to and, by itself, on writes; but once one of its purges
+// has found the cache under the limit it never purges again (libshumate 1.2 to 1.4 leave its
+// purge_in_progress set on that path), and a session's tiles pile up. So each purge gets a new
+// instance, which also takes over reading and writing: tiles then go through the one database
+// connection the purge (in libshumate's thread) uses too. Called when no write is in flight on
+// the old one.
+static void purge(VtTileSource *self) {
+    g_clear_object(&self->cache);
+    self->cache = shumate_file_cache_new_full(self->cache_size_limit, self->cache_key, self->cache_dir);
+    self->written = 0;
+    shumate_file_cache_purge_cache_async(self->cache, NULL, NULL, NULL);
+}
+
+static void on_stored(GObject *source, GAsyncResult *result, gpointer user_data) {
+    g_autoptr(VtTileSource) self = user_data;
+    // A failed write only costs a later download.
+    shumate_file_cache_store_tile_finish(SHUMATE_FILE_CACHE(source), result, NULL);
+    self->writing--;
+    if (self->writing == 0 && self->written >= self->cache_size_limit / 10)
+        purge(self);
+}
+
+static void store(VtTileSource *self, TileRequest *request, GBytes *bytes) {
+    SoupMessageHeaders *headers = soup_message_get_response_headers(request->message);
+    self->writing++;
+    self->written += g_bytes_get_size(bytes);
+    shumate_file_cache_store_tile_async(self->cache, request->x, request->y, request->z, bytes,
+                                        soup_message_headers_get_one(headers, "ETag"), NULL, on_stored,
+                                        g_object_ref(self));
+}
+
+static void read_chunk(GTask *task);
+
+static void body_read(GTask *task) {
+    VtTileSource *self = g_task_get_source_object(task);
+    TileRequest *request = g_task_get_task_data(task);
+    if (request->expected >= 0 && request->body->len < request->expected) {
+        fail(task, g_error_new(G_IO_ERROR, G_IO_ERROR_PARTIAL_INPUT, "Tile cut short (%u of %" G_GOFFSET_FORMAT " bytes)",
+                               request->body->len, request->expected));
+        return;
+    }
+    g_autoptr(GBytes) bytes = g_byte_array_free_to_bytes(g_steal_pointer(&request->body));
+    if (!self->check(bytes)) {
+        fail(task, g_error_new(G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "Tile is not a whole image (%" G_GSIZE_FORMAT " bytes)",
+                               g_bytes_get_size(bytes)));
+        return;
+    }
+    store(self, request, bytes);
+    return_tile(task, bytes);
+}
+
+static void on_read(GObject *source, GAsyncResult *result, gpointer user_data) {
+    GTask *task = user_data;
+    TileRequest *request = g_task_get_task_data(task);
+    GError *error = NULL;
+    g_autoptr(GBytes) chunk = g_input_stream_read_bytes_finish(G_INPUT_STREAM(source), result, &error);
+    if (chunk == NULL) {
+        fail(task, error);
+        return;
+    }
+    gsize size = g_bytes_get_size(chunk);
+    if (size == 0) {
+        body_read(task);
+        return;
+    }
+    if (request->body->len + size > TILE_MAX_BYTES) {
+        fail(task, g_error_new(G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "Tile over %d bytes", TILE_MAX_BYTES));
+        return;
+    }
+    g_byte_array_append(request->body, g_bytes_get_data(chunk, NULL), (guint)size);
+    read_chunk(task);
+}
+
+static void read_chunk(GTask *task) {
+    TileRequest *request = g_task_get_task_data(task);
+    g_input_stream_read_bytes_async(request->stream, TILE_READ_CHUNK, G_PRIORITY_DEFAULT, request->cancellable,
+                                    on_read, task);
+}
+
+static void on_sent(GObject *source, GAsyncResult *result, gpointer user_data) {
+    GTask *task = user_data;
     VtTileSource *self = g_task_get_source_object(task);
     TileRequest *request = g_task_get_task_data(task);
     GError *error = NULL;
-    g_autoptr(GBytes) bytes = soup_session_send_and_read_finish(SOUP_SESSION(source), result, &error);
-    if (bytes == NULL) {
-        return_fallback(task, request, error);
+    request->stream = soup_session_send_finish(SOUP_SESSION(source), result, &error);
+    if (request->stream == NULL) {
+        fail(task, error);
         return;
     }
     guint status = soup_message_get_status(request->message);
@@ -78,17 +196,22 @@ static void on_downloaded(GObject *source, GAsyncResult *result, gpointer user_d
         return_tile(task, request->cached);
         return;
     }
-    if (!SOUP_STATUS_IS_SUCCESSFUL(status) || g_bytes_get_size(bytes) == 0) {
-        return_fallback(task, request, g_error_new(G_IO_ERROR, G_IO_ERROR_FAILED,
-                                                   "Tile server answered %u", status));
+    if (!SOUP_STATUS_IS_SUCCESSFUL(status)) {
+        fail(task, g_error_new(G_IO_ERROR, G_IO_ERROR_FAILED, "Tile server answered %u", status));
         return;
     }
     SoupMessageHeaders *headers = soup_message_get_response_headers(request->message);
-    const char *etag = soup_message_headers_get_one(headers, "ETag");
-    // Fire and forget: a failed cache write only costs a later download.
-    shumate_file_cache_store_tile_async(self->cache, request->x, request->y, request->z, bytes, etag,
-                                        NULL, NULL, NULL);
-    return_tile(task, bytes);
+    goffset length = soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH
+                         ? soup_message_headers_get_content_length(headers) : -1;
+    if (length > TILE_MAX_BYTES) {
+        fail(task, g_error_new(G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "Tile of %" G_GOFFSET_FORMAT " bytes", length));
+        return;
+    }
+    // A compressed body's length says nothing about the decoded bytes read here.
+    const char *coding = soup_message_headers_get_one(headers, "Content-Encoding");
+    request->expected = coding == NULL || g_ascii_strcasecmp(coding, "identity") == 0 ? length : -1;
+    request->body = g_byte_array_sized_new(length > 0 ? (guint)length : TILE_READ_CHUNK);
+    read_chunk(task);
 }
 
 static void download(GTask *task, const char *etag) {
@@ -104,8 +227,7 @@ static void download(GTask *task, const char *etag) {
     }
     if (etag != NULL)
         soup_message_headers_append(soup_message_get_request_headers(request->message), "If-None-Match", etag);
-    soup_session_send_and_read_async(self->session, request->message, G_PRIORITY_DEFAULT,
-                                     g_task_get_cancellable(task), on_downloaded, task);
+    soup_session_send_async(self->session, request->message, G_PRIORITY_DEFAULT, request->cancellable, on_sent, task);
 }
 
 static void on_cache_read(GObject *source, GAsyncResult *result, gpointer user_data) {
@@ -115,17 +237,20 @@ static void on_cache_read(GObject *source, GAsyncResult *result, gpointer user_d
     g_autoptr(GDateTime) modified = NULL;
     g_autoptr(GBytes) bytes = shumate_file_cache_get_tile_finish(SHUMATE_FILE_CACHE(source), &etag, &modified,
                                                                  result, NULL);
+    VtTileSource *self = g_task_get_source_object(task);
+    if (bytes != NULL && !self->check(bytes))
+        g_clear_pointer(&bytes, g_bytes_unref);  // cached before bodies were checked, and cut short
     if (bytes != NULL && modified != NULL) {
         g_autoptr(GDateTime) now = g_date_time_new_now_utc();
         if (g_date_time_difference(now, modified) < (GTimeSpan)TILE_FRESH_SECONDS * G_TIME_SPAN_SECOND) {
             return_tile(task, bytes);
-            g_object_unref(task);
             return;
         }
     }
     if (bytes != NULL)
         request->cached = g_bytes_ref(bytes);
-    download(task, etag);  // takes over the task reference
+    // Revalidates only a tile at hand: a 304 for any other would leave nothing to show.
+    download(task, bytes != NULL ? etag : NULL);  // takes over the task reference
 }
 
 static void vt_tile_source_get_tile_data_async(ShumateDataSource *data_source, int x, int y, int z,
@@ -138,6 +263,12 @@ static void vt_tile_source_get_tile_data_async(ShumateDataSource *data_source, i
     request->x = x;
     request->y = y;
     request->z = z;
+    request->cancellable = g_cancellable_new();
+    if (cancellable != NULL) {
+        request->map_cancellable = g_object_ref(cancellable);
+        request->map_cancelled_handler =
+            g_cancellable_connect(cancellable, G_CALLBACK(on_map_cancelled), request->cancellable, NULL);
+    }
     g_task_set_task_data(task, request, tile_request_free);
     self->requests++;
     shumate_file_cache_get_tile_async(self->cache, x, y, z, cancellable, on_cache_read, task);
@@ -152,6 +283,8 @@ static GBytes *vt_tile_source_get_tile_data_finish(ShumateDataSource *data_sourc
 static void vt_tile_source_finalize(GObject *object) {
     VtTileSource *self = VT_TILE_SOURCE(object);
     g_free(self->url_template);
+    g_free(self->cache_dir);
+    g_free(self->cache_key);
     g_clear_object(&self->session);
     g_clear_object(&self->cache);
     G_OBJECT_CLASS(vt_tile_source_parent_class)->finalize(object);
@@ -168,12 +301,15 @@ static void vt_tile_source_init(VtTileSource *self) {
 }
 
 VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session, const char *cache_dir,
-                                 const char *cache_key) {
+                                 const char *cache_key, guint cache_size_limit, VtTileCheck check) {
     VtTileSource *self = g_object_new(VT_TYPE_TILE_SOURCE, NULL);
     self->url_template = g_strdup(url_template);
     self->session = g_object_ref(session);
-    // 100 MB: a generous working set for browsing without re-downloading.
-    self->cache = shumate_file_cache_new_full(100 * 1000 * 1000, cache_key, cache_dir);
+    self->check = check;
+    self->cache_dir = g_strdup(cache_dir);
+    self->cache_key = g_strdup(cache_key);
+    self->cache_size_limit = cache_size_limit;
+    purge(self);  // what earlier runs left over the limit
     return self;
 }
 

@@ -27,9 +27,10 @@ final class MainWindow {
         // The content, not the window: a window's size request also counts its frame, and
         // libadwaita's bottom sheets need the full 360 px.
         toasts.setSizeRequest(width: 360, height: 294)
+        // 100 MB of tiles: a generous working set for browsing without re-downloading.
         tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.http.session,
                            cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
-                           cacheKey: "osm-mapnik")
+                           cacheKey: "osm-mapnik", cacheSizeLimit: 100_000_000)
         window.setContent(toasts)
         window.setDefaultSize(width: Int32(app.settings.windowWidth ?? 960), height: Int32(app.settings.windowHeight ?? 680))
 

@@ -100,10 +100,8 @@ def near(a, b, tolerance: int = 6) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b))
 
 
-def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopback, tmp_path):
-    palette = tile_palette(loopback)
-    loopback.control("reset")   # keep our own fetch out of the request log
-    app = launch()
+def wait_for_tiles_drawn(app: App, palette, tmp_path) -> tuple[Counter, int, int]:
+    """Waits until the map shows the loopback tiles; returns (colour counts, tiled, total)."""
     rect = app.map_rect()
     box = (int(rect.x) + 1, int(rect.y) + 1, int(rect.x + rect.width) - 1, int(rect.y + rect.height) - 1)
 
@@ -118,11 +116,18 @@ def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopba
         return (counts, tiled, total) if ok else None
 
     try:
-        counts, tiled, total = wait_for(map_pixels, 15, 0.5, "tiles drawn on the map")
+        return wait_for(map_pixels, 15, 0.5, "tiles drawn on the map")
     except AssertionError:
         shot = Image.open(tmp_path / "map.png").convert("RGB").crop(box)
         top = Counter(shot.getdata()).most_common(5)
         raise AssertionError(f"map area never showed the tile colours {palette}; most common: {top}")
+
+
+def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopback, tmp_path):
+    palette = tile_palette(loopback)
+    loopback.control("reset")   # keep our own fetch out of the request log
+    app = launch()
+    counts, tiled, total = wait_for_tiles_drawn(app, palette, tmp_path)
     assert len(counts) >= 10 and tiled < total   # not a flat fill
 
     tiles = loopback.requests("tile")
@@ -131,6 +136,46 @@ def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopba
     assert all(agent.startswith("VirtualTourist/") for agent in agents), agents
     # Only tiles of the restored zoom level around Paris are needed for the first frame.
     assert any(entry["path"].startswith("/tiles/10/") for entry in tiles), [e["path"] for e in tiles][:10]
+
+
+def wait_for_requests_again(loopback, paths: set[str]) -> None:
+    """Waits until every tile in `paths` has been requested since the last reset."""
+    wait_for(lambda: paths <= {e["path"] for e in loopback.requests("tile")}, 15,
+             message=lambda: f"the tiles requested again; missing: "
+                             f"{sorted(paths - {e['path'] for e in loopback.requests('tile')})}")
+
+
+def test_tiles_cut_short_are_fetched_again_after_restart(launch, dirs, paris, loopback, tmp_path):
+    # Issue 11: a tile cut short with no Content-Length was cached as fresh for a week.
+    palette = tile_palette(loopback)
+    loopback.control("reset")
+    loopback.control("fault", mode="truncated_tile", target="tile", count=-1)
+    app = launch()
+    answered = wait_for(lambda: (lambda t: t if len(t) >= 4 and all(e["end"] for e in t) else None)(
+        loopback.requests("tile")), 15, message="cut-short answers to the first frame's tiles")
+    app.stop()
+
+    loopback.control("clear")
+    loopback.control("reset")
+    app = launch()
+    wait_for_requests_again(loopback, {e["path"] for e in answered})
+    wait_for_tiles_drawn(app, palette, tmp_path)
+
+
+def test_tiles_cached_for_one_tile_url_are_not_shown_for_another(launch, dirs, paris, loopback, tmp_path):
+    # Issue 11: after the offline demo, the loopback tiles stayed on the real map for a week.
+    palette = tile_palette(loopback)
+    loopback.control("reset")
+    app = launch()
+    wait_for_tiles_drawn(app, palette, tmp_path)
+    first = {e["path"] for e in loopback.requests("tile")}
+    app.stop()
+
+    loopback.control("reset")
+    app = launch(env={"VT_TILE_URL": loopback.tile_url + "?style=other"})
+    wait_for_requests_again(loopback, first)
+    assert {e["query"] for e in loopback.requests("tile")} == {"style=other"}
+    wait_for_tiles_drawn(app, palette, tmp_path)
 
 
 # ---------------------------------------------------------------- d

@@ -24,6 +24,12 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
                                              on normally: latency, faults, response); without
                                              count: every held request of T, and T's holds end
 
+Fault modes: http500, http503, http429, flickr100, flickr105, malformed_json; truncated_json and
+truncated_image (Content-Length announced, the body cut short); truncated_tile (the body cut short
+with no Content-Length, so only the closed connection ends it, as HTTP/1.0 servers and proxies
+do); not_image (an HTML page); oversized_image (30 MB with Content-Length); huge_tile (30 MB that
+starts like a PNG, with no Content-Length); stall; redirect_file, redirect_ok; reset.
+
 Targets: search, image, tile, any (plural forms such as `images` are accepted).  Holding makes
 tests independent of machine speed: "the album is still downloading" is a state a test creates
 and ends on purpose, not a window it hopes to hit.  A held request whose client hangs up (the
@@ -58,6 +64,7 @@ FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
+    "truncated_tile", "huge_tile",
 )
 FAULT_TARGETS = ("search", "image", "tile", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "all": "any"}
@@ -380,15 +387,20 @@ class Handler(BaseHTTPRequestHandler):
     _status: int | None = None
     _entry: dict | None = None
 
-    def _start(self, status: int, content_type: str, length: int, headers: dict | None = None,
-               close: bool = False) -> None:
+    def _start(self, status: int, content_type: str, length: int | None,
+               headers: dict | None = None, close: bool = False) -> None:
+        """Status and headers; no Content-Length when `length` is None (the body then ends
+        when the connection closes)."""
         self._status = status
         if self._entry is not None:
             # Before the first byte: a client that has its answer must find the status logged.
             self._entry["status"] = status
         self.send_response(status)
         self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(length))
+        if length is None:
+            close = True
+        else:
+            self.send_header("Content-Length", str(length))
         for name, value in (headers or {}).items():
             self.send_header(name, value)
         if close:
@@ -550,8 +562,15 @@ class Handler(BaseHTTPRequestHandler):
             html = ("<html><head><title>Captive portal</title></head><body>"
                     + "<p>Please log in to continue browsing.</p>" * 80 + "</body></html>")
             self._send(Response(200, "image/jpeg", html.encode()))
+        elif mode == "truncated_tile":
+            resp = self._route(path, q)
+            self._start(resp.status, resp.content_type, None, resp.headers)
+            self.wfile.write(resp.body[: int(len(resp.body) * 0.4)])
+            self.wfile.flush()
         elif mode == "oversized_image":
             self._oversized()
+        elif mode == "huge_tile":
+            self._huge_tile()
         elif mode == "stall":
             self._stall()
         elif mode == "redirect_file":
@@ -588,6 +607,17 @@ class Handler(BaseHTTPRequestHandler):
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.
         chunk = (b"\xff\xd8\xff\xe0" + bytes(range(256)) * 256)[: 64 * 1024]
         self._start(200, "image/jpeg", OVERSIZED_BYTES)
+        left = OVERSIZED_BYTES
+        while left > 0:
+            self.wfile.write(chunk[: min(left, len(chunk))])
+            left -= len(chunk)
+        self.wfile.flush()
+
+    def _huge_tile(self) -> None:
+        # A PNG signature, then filler with no Content-Length: only a limit on what is read
+        # while reading can stop it.
+        chunk = (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 256)[: 64 * 1024]
+        self._start(200, "image/png", None)
         left = OVERSIZED_BYTES
         while left > 0:
             self.wfile.write(chunk[: min(left, len(chunk))])

@@ -251,6 +251,34 @@ def test_truncated_faults(base, mode, url_of):
     assert get(url_of(base))[0] == 200
 
 
+def raw_get(base: str, path: str) -> http.client.HTTPResponse:
+    """A response whose headers can be read before (or without) its whole body."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.request("GET", path, headers={"User-Agent": UA})
+    return connection.getresponse()
+
+
+def test_truncated_tile_has_no_length_and_ends_early(base):
+    whole = get(f"{base}/tiles/4/3/5.png")[2]
+    control(base, "fault", mode="truncated_tile", target="tile", count=1)
+    resp = raw_get(base, "/tiles/4/3/5.png")
+    assert resp.status == 200 and resp.getheader("Content-Length") is None
+    assert resp.getheader("Connection") == "close"
+    body = resp.read()   # no length to check against: the short body reads as complete
+    assert body.startswith(b"\x89PNG") and 0 < len(body) < len(whole) and whole.startswith(body)
+    assert get(f"{base}/tiles/4/3/5.png")[2] == whole
+
+
+def test_huge_tile_has_no_length_client_hangs_up(base):
+    control(base, "fault", mode="huge_tile", target="tile", count=1)
+    resp = raw_get(base, "/tiles/4/3/5.png")
+    assert resp.status == 200 and resp.getheader("Content-Length") is None
+    assert resp.read(1024 * 1024)[:4] == b"\x89PNG"
+    resp.close()
+    assert get(f"{base}/tiles/4/3/5.png")[0] == 200
+
+
 def test_not_image(base):
     control(base, "fault", mode="not_image", target="image", count=1)
     _, headers, body = get(f"{base}/images/x_150x150.jpg")
