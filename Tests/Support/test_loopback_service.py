@@ -317,6 +317,32 @@ def test_redirect_faults(base):
     assert [r["status"] for r in control(base, "stats")["requests"]] == [302, 200]
 
 
+def test_redirect_lan_points_into_the_private_network(base):
+    control(base, "fault", mode="redirect_lan", target="image", count=1)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(f"{base}/images/r_150x150.jpg", opener=urllib.request.build_opener(NoRedirect))
+    assert err.value.code == 302 and err.value.headers["Location"].startswith("http://10.")
+
+
+def test_trickle_announces_the_whole_length_and_sends_a_byte_at_a_time(base):
+    whole = get(f"{base}/images/t_150x150.jpg")[2]
+    control(base, "fault", mode="trickle", target="image", count=1)
+    resp = raw_get(base, "/images/t_150x150.jpg")
+    assert resp.status == 200 and int(resp.getheader("Content-Length")) == len(whole)
+    first = resp.read(2)   # two bytes take about one TRICKLE_SECONDS: slow, yet never silent
+    assert first == whole[:2]
+    resp.close()
+
+
+def test_huge_png_is_small_on_the_wire_and_declares_a_huge_size(base):
+    control(base, "fault", mode="huge_png", target="image", count=1)
+    _, headers, body = get(f"{base}/images/b_150x150.jpg")
+    assert headers["Content-Type"] == "image/png" and len(body) < 100_000
+    Image.MAX_IMAGE_PIXELS = None
+    assert Image.open(io.BytesIO(body)).size == (20000, 20000)
+    assert body.endswith(b"IEND\xaeB`\x82")
+
+
 def test_bad_fault_rejected(base):
     with pytest.raises(urllib.error.HTTPError) as err:
         control(base, "fault", mode="explode")
