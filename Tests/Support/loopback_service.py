@@ -30,7 +30,8 @@ with no Content-Length, so only the closed connection ends it, as HTTP/1.0 serve
 do); not_image (an HTML page); oversized_image (30 MB with Content-Length); huge_tile (30 MB that
 starts like a PNG, with no Content-Length); stall; redirect_file, redirect_ok; reset.
 
-Targets: search, image, tile, any (plural forms such as `images` are accepted).  Holding makes
+Targets: search, image, tile, geocode (`/nominatim/search`, see loopback_geocoder.py), any
+(plural forms such as `images` are accepted).  Holding makes
 tests independent of machine speed: "the album is still downloading" is a state a test creates
 and ends on purpose, not a window it hopes to hit.  A held request whose client hangs up (the
 app cancelled it) ends at once and is logged with `hung_up: true`.
@@ -60,14 +61,16 @@ from urllib.parse import parse_qs, urlsplit
 
 from PIL import Image, ImageDraw, ImageFont
 
+import loopback_geocoder
+
 FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
-    "truncated_tile", "huge_tile",
+    "truncated_tile", "huge_tile", "no_places",
 )
-FAULT_TARGETS = ("search", "image", "tile", "any")
-TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "all": "any"}
+FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
+TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
 FLICKR_SIZES = {"q": (150, 150), "m": (240, 180), "z": (640, 480), "b": (1024, 768)}
 FLICKR_MAX_PER_PAGE = 250
 COMMONS_BATCH = 20           # pages per Commons response before a `continue` is sent
@@ -234,7 +237,7 @@ class State:
         self.held: list[dict] = []           # request entries waiting for a release, oldest first
         self.released = threading.Condition(self.lock)
         self.requests: list[dict] = []
-        self.counts = {"tile": 0, "search": 0, "image": 0, "other": 0}
+        self.counts = {"tile": 0, "search": 0, "image": 0, "geocode": 0, "other": 0}
         self.shutting_down = threading.Event()
         self.tiles = BoundedCache(4000)
         self.images = BoundedCache(2000)
@@ -361,7 +364,8 @@ class Handler(BaseHTTPRequestHandler):
             return
         target = ("tile" if url.path.startswith("/tiles/") else
                   "search" if url.path.startswith(("/flickr/", "/commons/")) else
-                  "image" if url.path.startswith("/images/") else "other")
+                  "image" if url.path.startswith("/images/") else
+                  "geocode" if url.path.startswith("/nominatim/") else "other")
         entry = {"path": url.path, "query": url.query, "method": self.command, "target": target,
                  "start": time.monotonic(), "end": None,
                  "user_agent": self.headers.get("User-Agent", ""), "status": None, "fault": None,
@@ -427,6 +431,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._flickr(q)
         if path == "/commons/w/api.php":
             return self._commons(q)
+        if path == "/nominatim/search":
+            return Response(200, "application/json", loopback_geocoder.search(q.get("q", ""), int_param(q, "limit", 10)))
         if m := IMAGE_RE.match(path):
             return self._image(m.group(1), int(m.group(2)), int(m.group(3)))
         if path.startswith("/wiki/"):
@@ -437,7 +443,7 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/":
             return Response(200, "text/plain; charset=utf-8",
                             b"Virtual Tourist loopback service: /tiles/Z/X/Y.png, /flickr/services/rest/,"
-                            b" /commons/w/api.php, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
+                            b" /commons/w/api.php, /nominatim/search, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
         return Response(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _tile(self, z: int, x: int, y: int) -> Response:
@@ -579,6 +585,8 @@ class Handler(BaseHTTPRequestHandler):
             self._send(Response(302, "text/plain", b"", {"Location": self._base() + self.path}))
         elif mode == "reset":
             self._reset()
+        elif mode == "no_places":
+            self._send(Response(200, "application/json", b"[]"))
         elif mode == "trickle":
             self._trickle(self._route(path, q))
         elif mode == "huge_png":

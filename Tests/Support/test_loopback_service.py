@@ -343,6 +343,20 @@ def test_huge_png_is_small_on_the_wire_and_declares_a_huge_size(base):
     assert body.endswith(b"IEND\xaeB`\x82")
 
 
+def test_geocoder_answers_like_nominatim(base):
+    places = get_json(f"{base}/nominatim/search?q=Eiffel%20Tower&format=jsonv2&limit=10")
+    assert [p["display_name"].split(",")[0] for p in places] == ["Tour Eiffel"]
+    place = places[0]
+    assert isinstance(place["lat"], str) and float(place["lat"]) == pytest.approx(48.8582599)
+    south, north, west, east = map(float, place["boundingbox"])
+    assert south < float(place["lat"]) < north and west < float(place["lon"]) < east
+    assert len(get_json(f"{base}/nominatim/search?q=springfield&format=jsonv2")) == 2
+    assert get_json(f"{base}/nominatim/search?q=atlantis&format=jsonv2") == []
+    control(base, "fault", mode="no_places", target="geocode", count=1)
+    assert get_json(f"{base}/nominatim/search?q=paris&format=jsonv2") == []
+    assert control(base, "stats")["counts"]["geocode"] == 4
+
+
 def test_bad_fault_rejected(base):
     with pytest.raises(urllib.error.HTTPError) as err:
         control(base, "fault", mode="explode")
@@ -362,7 +376,7 @@ def test_latency_and_stats(base):
     assert time.monotonic() - began < 1.0     # the sleeps overlap
     get(flickr_url(base))
     stats = control(base, "stats")
-    assert stats["counts"] == {"tile": 4, "search": 1, "image": 0, "other": 0}
+    assert stats["counts"] == {"tile": 4, "search": 1, "image": 0, "geocode": 0, "other": 0}
     for r in stats["requests"]:
         assert r["end"] - r["start"] >= 0.3 and r["user_agent"] == UA and r["status"] == 200
     assert not any(r["path"].startswith("/_control") for r in stats["requests"])

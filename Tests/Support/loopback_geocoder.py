@@ -1,0 +1,35 @@
+"""The loopback service's stand-in for OpenStreetMap's Nominatim (`/nominatim/search`): a few
+fixed places, answered in Nominatim's `format=jsonv2` shape (numbers as strings, bounding box as
+[south, north, west, east]). A query matches a place when every word of it is in the place's
+names; nothing matching is `[]`, as Nominatim answers."""
+from __future__ import annotations
+
+import json
+
+# name words, display_name, type, lat, lon, [south, north, west, east]
+PLACES = (
+    ("eiffel tower tour paris", "Tour Eiffel, 5, Avenue Anatole France, Paris, Île-de-France, France",
+     "attraction", 48.8582599, 2.2945006, (48.8574753, 48.8590453, 2.2933119, 2.2956897)),
+    ("paris", "Paris, Île-de-France, France métropolitaine, France",
+     "city", 48.8588897, 2.3200410, (48.8155755, 48.9021560, 2.2241220, 2.4697602)),
+    ("brandenburg gate brandenburger tor berlin", "Brandenburger Tor, Pariser Platz, Mitte, Berlin, Deutschland",
+     "attraction", 52.5162746, 13.3777041, (52.5161268, 52.5164203, 13.3775637, 13.3778444)),
+    ("mont saint-michel", "Le Mont-Saint-Michel, Avranches, Manche, Normandie, France",
+     "village", 48.6359541, -1.5114600, (48.6307000, 48.6400000, -1.5200000, -1.5000000)),
+    ("springfield", "Springfield, Sangamon County, Illinois, United States",
+     "city", 39.7990175, -89.6439575, (39.6537000, 39.8750000, -89.7900000, -89.5500000)),
+    ("springfield", "Springfield, Hampden County, Massachusetts, United States",
+     "city", 42.1018764, -72.5886727, (42.0620000, 42.1620000, -72.6220000, -72.4710000)),
+)
+
+
+def search(query: str, limit: int = 10) -> bytes:
+    words = query.lower().split()
+    found = [p for p in PLACES if words and all(w in p[0].split() or w in p[1].lower() for w in words)]
+    answer = [{
+        "place_id": index + 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0",
+        "lat": f"{lat:.7f}", "lon": f"{lon:.7f}", "category": "place", "type": kind,
+        "importance": 0.9 - index / 100, "display_name": display,
+        "boundingbox": [f"{v:.7f}" for v in box],
+    } for index, (_, display, kind, lat, lon, box) in enumerate(found[:max(1, min(limit, 50))])]
+    return json.dumps(answer, ensure_ascii=False).encode()
