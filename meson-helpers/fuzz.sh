@@ -9,6 +9,7 @@
 #   html      HTMLText.plain             image     ImageCheck.looksLikeImage
 #   settings  Settings as SettingsFile decodes it
 #   url       AddressPolicy on photo addresses (and its IPv4/IPv6 parsers)
+#   geocoder  Place.decodeNominatim (place search answers)
 #
 # Each target is one `swiftc -sanitize=fuzzer,address` compile of the model's parser files
 # (they need neither GRDB nor GTK) plus the target's file, so no SwiftPM build is involved.
@@ -28,10 +29,11 @@ swiftc=$(command -v swiftc || true)
 
 # The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out.
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageCheck
-         Settings)
+         Settings Place Geocoder)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
-                    [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings url})
+                    [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
+                    [geocoder]=PlaceDecoder)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs"
