@@ -24,6 +24,9 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
                                              on normally: latency, faults, response); without
                                              count: every held request of T, and T's holds end
 
+Fault modes that change an answer rather than break it: `markup_error` makes a search fail with
+MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`).
+
 Targets: search, image, tile, any (plural forms such as `images` are accepted).  Holding makes
 tests independent of machine speed: "the album is still downloading" is a state a test creates
 and ends on purpose, not a window it hopes to hit.  A held request whose client hangs up (the
@@ -56,7 +59,7 @@ from PIL import Image, ImageDraw, ImageFont
 FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
-    "redirect_file", "redirect_ok", "reset",
+    "redirect_file", "redirect_ok", "reset", "markup_error",
 )
 FAULT_TARGETS = ("search", "image", "tile", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "all": "any"}
@@ -67,6 +70,9 @@ MAX_IMAGE_SIDE = 4096
 STALL_SECONDS = 120
 OVERSIZED_BYTES = 30 * 1024 * 1024
 FONT = ImageFont.load_default()
+# What `markup_error` puts in a search error: text that means something as Pango markup, which
+# the app must show as written.
+MARKUP_MESSAGE = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'
 
 TILE_RE = re.compile(r"^/tiles/(\d+)/(\d+)/(\d+)\.png$")
 IMAGE_RE = re.compile(r"^/images/([^/]+)_(\d+)x(\d+)\.jpg$")
@@ -539,6 +545,12 @@ class Handler(BaseHTTPRequestHandler):
             self._send(Response(302, "text/plain", b"", {"Location": self._base() + self.path}))
         elif mode == "reset":
             self._reset()
+        elif mode == "markup_error":
+            if path.startswith("/flickr/"):
+                self._send(flickr_fail(1, MARKUP_MESSAGE))
+            else:
+                self._send(json_response({"error": {"code": "internal_api_error_DBQueryError",
+                                                    "info": MARKUP_MESSAGE}}))
 
     def _oversized(self) -> None:
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.

@@ -234,6 +234,17 @@ def test_flickr_fail_faults(base):
     assert get_json(flickr_url(base))["code"] == 100
 
 
+def test_markup_error_fault(base):
+    """The service's own error message carries text that is markup to Pango, on both services."""
+    message = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'
+    control(base, "fault", mode="markup_error", target="search", count=2)
+    flickr = get_json(flickr_url(base))
+    assert (flickr["stat"], flickr["message"]) == ("fail", message)
+    assert flickr["code"] not in (100, 105)   # not a code with a message of the app's own
+    assert get_json(commons_url(base))["error"]["info"] == message
+    assert "photos" in get_json(flickr_url(base))   # count used up
+
+
 def test_malformed_json(base):
     control(base, "fault", mode="malformed_json", target="search", count=1)
     with pytest.raises(json.JSONDecodeError):
