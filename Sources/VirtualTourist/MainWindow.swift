@@ -18,6 +18,7 @@ final class MainWindow {
     private var pinDeletion: PendingPinDeletion?
     private var preferences: PreferencesDialog?
     private var undoable: Toast?
+    private var problemToast: Toast?
 
     init(app: TouristApplication) {
         self.app = app
@@ -37,6 +38,7 @@ final class MainWindow {
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
         mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
+        mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem("Pin not saved: \(reason)") }
         navigation.setRoot(mapPage.page)
         navigation.onPopped { [unowned self] tag in self.popped(tag) }
         // A tap on a button ends inside the button, so the navigation view's swipe tracker never
@@ -68,6 +70,21 @@ final class MainWindow {
 
     func showToast(_ title: String) {
         toasts.add(Toast(title))
+    }
+
+    /// A toast for something that failed; while one shows, a new failure replaces its text
+    /// instead of queueing another (a failing action repeated must not stack up toasts).
+    func showProblem(_ title: String) {
+        if let problemToast {
+            problemToast.title = title
+            return
+        }
+        let toast = Toast(title)
+        problemToast = toast
+        toast.onDismissed { [weak self, weak toast] in
+            if let self, self.problemToast === toast { self.problemToast = nil }
+        }
+        toasts.add(toast)
     }
 
     /// Shows a toast whose button undoes the last removal; Ctrl+Z (win.undo) presses it, since a
