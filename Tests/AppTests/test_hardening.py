@@ -4,6 +4,7 @@ leaving an album starts no transfer, a pin that cannot be saved is reported and 
 photo with a 5,000-character title still gets its space in the viewer."""
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -32,6 +33,116 @@ def close_problem(app) -> None:
     dialog = app.wait_find(role=DIALOG_ROLES, name=PROBLEM, timeout=10)
     app.click(app.wait_find(role=BUTTON, name="Close", showing=True, within=dialog))
     app.wait_gone(role=DIALOG_ROLES, name=PROBLEM, timeout=5)
+
+
+@contextlib.contextmanager
+def small_file_system(path):
+    """A 4 MB tmpfs mounted on `path` for the block (skips the test where mounting is refused)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root (the dev root runs as root)")
+    path.mkdir(parents=True, exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "vt-full", str(path)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"mounting a tmpfs is not permitted here: {mounted.stderr.strip()}")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", "-l", str(path)], check=False)
+
+
+def fill(directory) -> None:
+    """Writes a file until the file system holding `directory` has no space left."""
+    descriptor = os.open(directory / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for size in (65536, 512, 1):   # smaller and smaller, to use up the last partial block
+            while True:
+                try:
+                    os.write(descriptor, b"\0" * size)
+                except OSError as error:
+                    assert error.errno == errno.ENOSPC, error
+                    break
+    finally:
+        os.close(descriptor)
+
+
+# ---------------------------------------------------------------- settings (items 1, 4)
+
+def test_out_of_range_settings_are_dropped_and_the_rest_kept(launch, dirs, paris):
+    # 5000000000 does not fit the C int GTK takes: the value is dropped, not the file.
+    dirs.write_settings(windowWidth=5000000000, windowHeight=1e300, seenIntroduction=True, **paris)
+    app = launch()
+    app.key("ctrl+d")
+    _, lat, lon = wait_for(dirs.pins, 5, message="a pin at the restored map centre")[0]
+    assert (round(lat, 4), round(lon, 4)) == (paris["mapLatitude"], paris["mapLongitude"])
+    assert app.find(name="Welcome to Virtual Tourist", showing=True) is None, "seenIntroduction was lost"
+    assert app._x_window()["WIDTH"] < 5000
+    assert app.find(role=DIALOG_ROLES, name=PROBLEM) is None, "a usable file is no problem"
+    app.stop()
+    assert 100 <= dirs.settings()["windowWidth"] <= 16384
+    assert list(dirs.settings_path.parent.iterdir()) == [dirs.settings_path]
+
+
+def test_unusable_settings_file_is_moved_aside_and_reported(launch, dirs):
+    dirs.settings_path.parent.mkdir(parents=True)
+    damaged = '{"flickrAPIKey": "precious", "windowWidth": '
+    dirs.settings_path.write_text(damaged)
+    app = launch()
+    text = problem_text(app)
+    aside = list(dirs.settings_path.parent.glob("settings.json.corrupt-*"))
+    assert len(aside) == 1, list(dirs.settings_path.parent.iterdir())
+    assert aside[0].read_text() == damaged
+    assert aside[0].name in text and "default settings" in text, text
+    close_problem(app)
+    app.stop()
+    assert dirs.settings_path.exists(), "the new settings were not saved"
+    assert aside[0].read_text() == damaged
+
+
+@pytest.mark.parametrize("kind", ["directory", "no-permission"])
+def test_unreadable_settings_file_is_reported_and_never_written_over(launch, dirs, kind):
+    dirs.settings_path.parent.mkdir(parents=True)
+    precious = b'{"flickrAPIKey": "precious", "photosPerAlbum": 30}'
+    if kind == "directory":
+        # Nobody, root included, can read a directory as a file.
+        dirs.settings_path.mkdir()
+        kept = dirs.settings_path / "keep.json"
+        kept.write_bytes(precious)
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root reads files whatever their mode (the directory case covers root)")
+        kept = dirs.settings_path
+        kept.write_bytes(precious)
+        kept.chmod(0)
+    app = launch()
+    text = problem_text(app)
+    assert "could not be read" in text and "will not be saved" in text, text
+    close_problem(app)
+    # Every change tries to save: the map moved, the introduction dismissed, then quit.
+    app.click(app.wait_find(role=BUTTON, name="Got It", showing=True))
+    app.key("ctrl+d")
+    wait_for(dirs.pins, 5, message="a pin")
+    app.stop()
+    if kind != "directory":
+        kept.chmod(0o600)
+    assert kept.read_bytes() == precious
+    assert sorted(p.name for p in dirs.settings_path.parent.iterdir()) == ["settings.json"]
+    failures = [line for line in app.log_text().splitlines()
+                if line.startswith("virtual-tourist: error") and "settings" in line.lower()]
+    assert len(failures) <= 1, f"one refused save is logged, not every one: {failures}"
+
+
+def test_settings_that_cannot_be_saved_are_reported_once(launch, dirs):
+    with small_file_system(dirs.settings_path.parent) as folder:
+        fill(folder)
+        app = launch()
+        app.click(app.wait_find(role=BUTTON, name="Got It", showing=True))   # a change to save
+        app.wait_find(name="Settings not saved: the disk is full", showing=True, timeout=5)
+        app.key("ctrl+d")
+        wait_for(dirs.pins, 5, message="a pin")
+        app.stop()   # saves the map position: refused again
+        failures = [line for line in app.log_text().splitlines() if "Could not save settings" in line]
+        assert len(failures) == 1, failures
 
 
 # ---------------------------------------------------------------- outside text is not markup (item 3)
@@ -69,30 +180,8 @@ def test_pin_the_database_refuses_is_reported_and_not_shown(launch, dirs, paris)
     app.assert_alive()
 
 
-def fill(directory) -> None:
-    """Writes a file until the file system holding `directory` has no space left."""
-    descriptor = os.open(directory / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
-    try:
-        for size in (65536, 512, 1):   # smaller and smaller, to use up the last partial block
-            while True:
-                try:
-                    os.write(descriptor, b"\0" * size)
-                except OSError as error:
-                    assert error.errno == errno.ENOSPC, error
-                    break
-    finally:
-        os.close(descriptor)
-
-
 def test_pin_on_a_full_disk_is_reported_and_not_shown(launch, dirs, paris):
-    if os.geteuid() != 0:
-        pytest.skip("mounting a small file system needs root (the dev root runs as root)")
-    dirs.data_dir.mkdir(parents=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0700", "vt-full", str(dirs.data_dir)],
-                             capture_output=True, text=True)
-    if mounted.returncode != 0:
-        pytest.skip(f"mounting a tmpfs is not permitted here: {mounted.stderr.strip()}")
-    try:
+    with small_file_system(dirs.data_dir):
         app = launch()
         fill(dirs.data_dir)
         app.key("ctrl+d")
@@ -105,5 +194,3 @@ def test_pin_on_a_full_disk_is_reported_and_not_shown(launch, dirs, paris):
         wait_for(dirs.pins, 5, message="a pin once the disk has room")
         app.wait_find(role=BUTTON, name_re=r"^Pin at ", timeout=5)
         app.stop()
-    finally:
-        subprocess.run(["umount", "-l", str(dirs.data_dir)], check=False)
