@@ -87,9 +87,8 @@ final class TouristApplication {
             // The full-file check runs in the background (see repairInBackground).
             let opened = try Store.openRecovering(paths: configuration.paths, deferVerification: true)
             store = opened.store
-            if let aside = opened.movedAside {
-                problems.append("Your saved pins could not be read, so Virtual Tourist started with an empty list. "
-                    + "The damaged file was kept as \(aside.lastPathComponent) in \(aside.deletingLastPathComponent().path).")
+            if let text = Self.describe(movedAside: opened.movedAside, photos: opened.photosMovedAside) {
+                problems.append(text)
             }
         } catch {
             problems.append("Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
@@ -104,6 +103,23 @@ final class TouristApplication {
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
         if !problems.isEmpty { window.showError(heading: "Saved Data Problem", body: problems.joined(separator: "\n\n")) }
         if let store { repairInBackground(store) }
+    }
+
+    /// What the user needs to know about files `Store.openRecovering` kept aside, and where they are.
+    private static func describe(movedAside database: URL?, photos: URL?) -> String? {
+        func place(_ url: URL) -> String { "\(url.lastPathComponent) in \(url.deletingLastPathComponent().path)" }
+        if let database {
+            let photosKept = photos.map {
+                $0.deletingLastPathComponent() == database.deletingLastPathComponent()
+                    ? ", and its photos as \($0.lastPathComponent) in the same folder" : ", and its photos as \(place($0))"
+            } ?? ""
+            return "Your saved pins could not be read, so Virtual Tourist started with an empty list. "
+                + "The damaged file was kept as \(place(database))\(photosKept)."
+        }
+        if let photos {
+            return "Saved photos were found without the list of pins they belong to. They were kept as \(place(photos))."
+        }
+        return nil
     }
 
     /// Checks the database file, then fixes photo files and rows left inconsistent by a crash,

@@ -145,6 +145,29 @@ def test_settings_that_cannot_be_saved_are_reported_once(launch, dirs):
         assert len(failures) == 1, failures
 
 
+# ---------------------------------------------------------------- a damaged database (item 2)
+
+def test_photos_of_a_damaged_database_are_kept_and_reported(launch, dirs, paris):
+    dirs.data_dir.mkdir(parents=True)
+    dirs.database.write_bytes(b"this is not an SQLite database\x00\xff" * 200)
+    photos = dirs.data_dir / "photos"
+    photos.mkdir()
+    files = {f"{n}-0123456789abcdef.jpg": bytes([n]) * 5000 for n in range(1, 4)}
+    for name, data in files.items():
+        (photos / name).write_bytes(data)
+
+    app = launch()
+    text = problem_text(app)
+    aside = list(dirs.data_dir.glob("photos.corrupt-*"))
+    assert len(aside) == 1, list(dirs.data_dir.iterdir())
+    assert aside[0].name in text, f"the message does not say where the photos went:\n{text}"
+    close_problem(app)
+    app.key("ctrl+d")
+    wait_for(dirs.pins, 5, message="a pin in the fresh database")
+    app.stop()   # the start-up repair has had its chance to remove files it does not know
+    assert {p.name: p.read_bytes() for p in aside[0].iterdir()} == files
+
+
 # ---------------------------------------------------------------- outside text is not markup (item 3)
 
 @pytest.mark.parametrize("service", ["commons", "flickr"])
