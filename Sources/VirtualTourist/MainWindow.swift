@@ -101,7 +101,10 @@ final class MainWindow {
         let application = app.application
         actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
         actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
-        actions.append(Action("drop-pin", in: window) { [unowned self] in self.mapPage.dropPinAtCenter() })
+        // Ctrl+D: once per press, however long the keys are held (not an accelerator: those repeat).
+        window.addController(SinglePressShortcut(keyval: GDK_KEY_d, modifiers: GDK_CONTROL_MASK) { [unowned self] in
+            self.mapPage.dropPinAtCenter()
+        })
         actions.append(Action("undo", in: window) { [unowned self] in self.undoable?.pressButton() })
         actions.append(Action("preferences", in: application) { [unowned self] in
             guard self.preferences == nil else { return }
@@ -116,7 +119,6 @@ final class MainWindow {
         MainLoop.idle { [unowned self] in ShortcutsWindow.install(on: self.window) }
         application.setAccels("win.back", "Escape", "<Alt>Left")
         application.setAccels("win.close", "<Control>w")
-        application.setAccels("win.drop-pin", "<Control>d")
         application.setAccels("win.undo", "<Control>z")
         application.setAccels("app.preferences", "<Control>comma")
     }

@@ -185,6 +185,18 @@ def test_search_error_text_is_shown_as_written(launch, dirs, paris, loopback, se
     app.assert_alive()
 
 
+# ---------------------------------------------------------------- a held Ctrl+D (item 11)
+
+def test_holding_ctrl_d_drops_one_pin(launch, dirs, paris):
+    app = launch()
+    app.hold_key("ctrl+d", 2.0)   # the X server repeats the key ~25 times a second after 0.66 s
+    # A new press drops a new pin at once (nothing is limited by time). Keys are handled in order,
+    # so once its pin is stored, every repeat of the held key has been handled too.
+    app.key("ctrl+d")
+    wait_for(lambda: len(dirs.pins()) >= 2, 5, message="the pins of the held and the new press")
+    assert len(dirs.pins()) == 2, f"holding Ctrl+D dropped {len(dirs.pins()) - 1} pins"
+
+
 # ---------------------------------------------------------------- a pin that cannot be saved (item 15)
 
 def test_pin_the_database_refuses_is_reported_and_not_shown(launch, dirs, paris):
