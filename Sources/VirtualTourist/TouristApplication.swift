@@ -37,7 +37,7 @@ final class TouristApplication {
         application.on("startup") { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
-            self.loaders.cancelAll()
+            self.loaders.closeAll()
         }
         actions.append(Action("quit", in: application) { [unowned self] in
             self.window?.close()

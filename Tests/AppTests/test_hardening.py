@@ -197,6 +197,42 @@ def test_holding_ctrl_d_drops_one_pin(launch, dirs, paris):
     assert len(dirs.pins()) == 2, f"holding Ctrl+D dropped {len(dirs.pins()) - 1} pins"
 
 
+# ---------------------------------------------------------------- Undo after leaving an album (item 14)
+
+def test_undo_after_leaving_the_album_starts_no_transfer(launch, dirs, paris, loopback):
+    loopback.hold("image")
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM, 15, "the placeholders")
+    loopback.wait_held(1, "image")
+    before = rows(dirs, pin_id)
+    click_cell(app, cells[0].node, lambda: len(album.cells()) == PER_ALBUM - 1, "the photo to go")
+    removed = before[0]
+    assert removed.id not in {r.id for r in rows(dirs, pin_id)}
+    # The pointer rests on the toast, which keeps it (and its Undo) for as long as the test needs.
+    toast = app.wait_find(role="label", name="Photo removed", showing=True, timeout=5)
+    app.x.xdotool("mousemove", *(str(round(v)) for v in app.screen_rect(toast).center))
+
+    app.go_back(page=album_title(lat, lon))
+    app.wait_gone(role="table", name="Photos", timeout=5)
+    wait_for(lambda: not loopback.held("image"), 10, message="the album's transfers to be cancelled")
+    left = time.monotonic()   # the service's clock
+    app.click(app.wait_find(role=BUTTON, name="Undo", showing=True, timeout=5))
+    wait_for(lambda: removed.id in {r.id for r in rows(dirs, pin_id)}, 5, message="the row back after Undo")
+    assert [r.id for r in rows(dirs, pin_id)] == [r.id for r in before]
+    time.sleep(0.5)   # an absence check: a loader restarted by Undo would have asked by now
+    late = [e["path"] for e in loopback.requests("image") if e["start"] > left]
+    assert not late, f"Undo started transfers for an album nobody shows: {late}"
+
+    # The next opening fetches what is missing, the restored photo included.
+    loopback.release("image")
+    album = open_album(app, lat, lon)
+    album.wait_filled(PER_ALBUM, 20)
+    wait_for(lambda: all(r.state == "downloaded" for r in rows(dirs, pin_id)), 10,
+             message=lambda: f"every photo downloaded: {[r.state for r in rows(dirs, pin_id)]}")
+
+
 # ---------------------------------------------------------------- a pin that cannot be saved (item 15)
 
 def test_pin_the_database_refuses_is_reported_and_not_shown(launch, dirs, paris):
