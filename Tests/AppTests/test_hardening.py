@@ -7,7 +7,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import re
 import sqlite3
 import subprocess
 import time
@@ -265,3 +264,30 @@ def test_pin_on_a_full_disk_is_reported_and_not_shown(launch, dirs, paris):
         wait_for(dirs.pins, 5, message="a pin once the disk has room")
         app.wait_find(role=BUTTON, name_re=r"^Pin at ", timeout=5)
         app.stop()
+
+
+# ---------------------------------------------------------------- a 5,000-character title (item 13a)
+
+@pytest.mark.parametrize("size", [(960, 680), (360, 520)])
+def test_viewer_keeps_photo_and_button_with_a_very_long_title(launch, dirs, paris, loopback, size):
+    dirs.write_settings(seenIntroduction=True, flickrAPIKey="loopback-key", photosPerAlbum=6,
+                        windowWidth=size[0], windowHeight=size[1], **paris)
+    loopback.control("fault", mode="long_titles", target="search", count=-1)
+    app = launch()
+    _, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cell = album.wait_filled(6)[0]
+    assert len(cell.title) == 5000 and "<b>&amp;</b> &" in cell.title, cell.title[:80]
+    pointer_click(app, *app.screen_rect(cell.node).center, count=2)
+
+    button = app.wait_find(role=BUTTON, name="Open in Browser", showing=True, timeout=5)
+    picture = app.wait_find(role="image", name=cell.title, showing=True, timeout=5)
+    assert app.find(role="label", name=cell.title, showing=True) is not None, "the title shows as written"
+    window = app._x_window()
+    frame = (window["X"], window["Y"], window["X"] + window["WIDTH"], window["Y"] + window["HEIGHT"])
+    box = app.screen_rect(button)
+    assert (frame[0] <= box.x and frame[1] <= box.y and box.x + box.width <= frame[2]
+            and box.y + box.height <= frame[3]), f"'Open in Browser' at {box} is outside the window {frame}"
+    photo = app.screen_rect(picture)
+    assert photo.height >= window["HEIGHT"] / 3, f"the photo got {photo.height} px of {window['HEIGHT']}"
+    assert photo.y + photo.height <= box.y + 1, "the photo and the button overlap"

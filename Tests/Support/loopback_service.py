@@ -25,7 +25,8 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
                                              count: every held request of T, and T's holds end
 
 Fault modes that change an answer rather than break it: `markup_error` makes a search fail with
-MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`).
+MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
+`long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long.
 
 Targets: search, image, tile, any (plural forms such as `images` are accepted).  Holding makes
 tests independent of machine speed: "the album is still downloading" is a state a test creates
@@ -59,7 +60,7 @@ from PIL import Image, ImageDraw, ImageFont
 FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
-    "redirect_file", "redirect_ok", "reset", "markup_error",
+    "redirect_file", "redirect_ok", "reset", "markup_error", "long_titles",
 )
 FAULT_TARGETS = ("search", "image", "tile", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "all": "any"}
@@ -73,6 +74,7 @@ FONT = ImageFont.load_default()
 # What `markup_error` puts in a search error: text that means something as Pango markup, which
 # the app must show as written.
 MARKUP_MESSAGE = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'
+LONG_TITLE_CHARS = 5000      # `long_titles`: every photo's title is this long
 
 TILE_RE = re.compile(r"^/tiles/(\d+)/(\d+)/(\d+)\.png$")
 IMAGE_RE = re.compile(r"^/images/([^/]+)_(\d+)x(\d+)\.jpg$")
@@ -299,6 +301,28 @@ def is_null_island(lat: float, lon: float) -> bool:
 
 def flickr_fail(code: int, message: str) -> Response:
     return json_response({"stat": "fail", "code": code, "message": message})
+
+
+def long_title(number: int) -> str:
+    """LONG_TITLE_CHARS characters of words, starting with markup characters (a Flickr title
+    is plain text: they must show as written)."""
+    start = f"Photo {number} <b>&amp;</b> & a title that goes on"
+    title = (start + " and on" * LONG_TITLE_CHARS)[:LONG_TITLE_CHARS]
+    return title[:-1] + "." if title.endswith(" ") else title   # the app trims spaces
+
+
+def with_long_titles(resp: Response) -> Response:
+    """A search answer with every photo's title replaced by a long_title."""
+    if resp.status != 200 or resp.content_type != "application/json":
+        return resp
+    body = json.loads(resp.body)
+    flickr = body.get("photos", {}).get("photo", [])
+    for number, photo in enumerate(flickr, 1):
+        photo["title"] = long_title(number)
+    commons = sorted(body.get("query", {}).get("pages", {}).values(), key=lambda p: p["index"])
+    for number, page in enumerate(commons, 1):
+        page["imageinfo"][0]["extmetadata"]["ObjectName"]["value"] = long_title(number)
+    return json_response(body)
 
 
 def int_param(q: dict, name: str, default: int) -> int:
@@ -551,6 +575,8 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self._send(json_response({"error": {"code": "internal_api_error_DBQueryError",
                                                     "info": MARKUP_MESSAGE}}))
+        elif mode == "long_titles":
+            self._send(with_long_titles(self._route(path, q)))
 
     def _oversized(self) -> None:
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.

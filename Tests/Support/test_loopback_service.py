@@ -245,6 +245,17 @@ def test_markup_error_fault(base):
     assert "photos" in get_json(flickr_url(base))   # count used up
 
 
+def test_long_titles_fault(base):
+    control(base, "fault", mode="long_titles", target="search", count=2)
+    photos = get_json(flickr_url(base))["photos"]["photo"]
+    pages = get_json(commons_url(base, limit=5))["query"]["pages"].values()
+    titles = [p["title"] for p in photos] + [p["imageinfo"][0]["extmetadata"]["ObjectName"]["value"] for p in pages]
+    assert len(titles) == 25 and all(len(t) == 5000 for t in titles), [len(t) for t in titles]
+    assert photos[0]["title"].startswith("Photo 1 <b>&amp;</b> & a title that goes on and on")
+    assert photos[0]["url_z"] and photos[0]["id"]   # otherwise an ordinary answer
+    assert len(get_json(flickr_url(base))["photos"]["photo"][0]["title"]) < 100   # count used up
+
+
 def test_malformed_json(base):
     control(base, "fault", mode="malformed_json", target="search", count=1)
     with pytest.raises(json.JSONDecodeError):
