@@ -88,46 +88,37 @@ public final class ToastOverlay: Widget {
         super.init(adw_toast_overlay_new())
         adw_toast_overlay_set_child(vt_adw_toast_overlay(raw), child.widget)
     }
-    /// Shows a toast; `button` adds an action button (e.g. Undo); `dismissed` runs when it goes away
-    /// for any reason, after the button's handler if that was pressed.
-    public func show(_ title: String, timeout: UInt32 = 5, button: (label: String, handler: Handler)? = nil,
-                     dismissed: Handler? = nil) {
-        let toast = adw_toast_new(title)!
-        adw_toast_set_timeout(toast, timeout)
-        if let button {
-            adw_toast_set_button_label(toast, button.label)
-            Signal.connect(UnsafeMutableRawPointer(toast), "button-clicked", button.handler)
-        }
-        if let dismissed { Signal.connect(UnsafeMutableRawPointer(toast), "dismissed", dismissed) }
-        adw_toast_overlay_add_toast(vt_adw_toast_overlay(raw), toast)  // takes the reference
-    }
 }
 
+/// Title and description are plain text. AdwStatusPage always parses its description as markup,
+/// so it is escaped here.
 @MainActor
 public final class StatusPage: Widget {
     public init(icon: String, title: String, description: String = "") {
+        pageDescription = description
         super.init(adw_status_page_new())
         let page = vt_adw_status_page(raw)
         adw_status_page_set_icon_name(page, icon)
         adw_status_page_set_title(page, title)
-        adw_status_page_set_description(page, description)
+        adw_status_page_set_description(page, markupEscaped(description))
     }
     public var title: String {
         get { string(adw_status_page_get_title(vt_adw_status_page(raw))) ?? "" }
         set { adw_status_page_set_title(vt_adw_status_page(raw), newValue) }
     }
     public var pageDescription: String {
-        get { string(adw_status_page_get_description(vt_adw_status_page(raw))) ?? "" }
-        set { adw_status_page_set_description(vt_adw_status_page(raw), newValue) }
+        didSet { adw_status_page_set_description(vt_adw_status_page(raw), markupEscaped(pageDescription)) }
     }
     public func setChild(_ child: Widget?) { adw_status_page_set_child(vt_adw_status_page(raw), child?.widget) }
 }
 
-/// An AdwToast the app can update or dismiss while it shows.
+/// An AdwToast the app can update or dismiss while it shows. Its title is plain text (AdwToast
+/// parses markup unless told not to, and titles can carry outside text such as an error's reason).
 @MainActor
 public final class Toast: Object {
     public init(_ title: String, timeout: UInt32 = 5) {
         super.init(taking: UnsafeMutableRawPointer(adw_toast_new(title)!))
+        adw_toast_set_use_markup(toast, false.g)
         adw_toast_set_timeout(toast, timeout)
     }
     private var toast: OpaquePointer { OpaquePointer(raw) }

@@ -1,7 +1,8 @@
 /// libadwaita's dialogs (AdwDialog family): centred over the window on a desktop, bottom sheets
 /// on a narrow window.
 
-/// AdwAlertDialog with one "close" response.
+/// AdwAlertDialog with one "close" response. Heading and body are plain text (markup is off by
+/// default, and stays off: bodies carry file paths and error reasons).
 @MainActor
 public enum AlertDialog {
     public static func show(over parent: Widget, heading: String, body: String) {

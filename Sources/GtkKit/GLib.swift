@@ -20,6 +20,13 @@ public func string(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }
 }
 
+/// Plain text as Pango markup that shows it as written, for widgets that always parse markup
+/// (AdwStatusPage's description, AdwPreferencesGroup's labels): outside text such as a server's
+/// error message must not be taken for tags, or make the markup invalid and show nothing.
+public func markupEscaped(_ text: String) -> String {
+    takeString(g_markup_escape_text(text, -1)) ?? ""
+}
+
 /// The GLib main loop side of Swift concurrency.
 public enum MainLoop {
     /// Drains Swift's main queue from the GLib loop; call once before running the application.

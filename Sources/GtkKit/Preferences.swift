@@ -1,4 +1,5 @@
-/// libadwaita preference rows and the dialog that holds them.
+/// libadwaita preference rows and the dialog that holds them. Every title and subtitle is plain
+/// text: rows parse markup unless told not to, and a group's labels always do, so theirs is escaped.
 
 /// AdwPreferencesDialog with one page (a bottom sheet on a phone).
 @MainActor
@@ -15,8 +16,8 @@ public final class PreferencesDialog: Widget {
 
     public func addGroup(title: String, description: String = "", rows: [Widget]) {
         let group = vt_adw_preferences_group(UnsafeMutableRawPointer(adw_preferences_group_new()))
-        adw_preferences_group_set_title(group, title)
-        if !description.isEmpty { adw_preferences_group_set_description(group, description) }
+        adw_preferences_group_set_title(group, markupEscaped(title))
+        if !description.isEmpty { adw_preferences_group_set_description(group, markupEscaped(description)) }
         for row in rows { adw_preferences_group_add(group, row.widget) }
         adw_preferences_page_add(page, group)
     }
@@ -35,7 +36,7 @@ public final class ComboRow: Widget {
         let list = StringList()
         list.replaceAll(options)
         adw_combo_row_set_model(vt_adw_combo_row(raw), vt_list_model(list.raw))  // the row takes its own reference
-        adw_preferences_row_set_title(vt_adw_preferences_row(raw), title)
+        setPlainTitle(raw, title)
         adw_combo_row_set_selected(vt_adw_combo_row(raw), guint(selected))
     }
     public var selected: Int { Int(adw_combo_row_get_selected(vt_adw_combo_row(raw))) }
@@ -47,7 +48,7 @@ public final class ComboRow: Widget {
 public final class EntryRow: Widget {
     public init(title: String, text: String, password: Bool = false) {
         super.init(password ? adw_password_entry_row_new() : adw_entry_row_new())
-        adw_preferences_row_set_title(vt_adw_preferences_row(raw), title)
+        setPlainTitle(raw, title)
         gtk_editable_set_text(vt_editable(raw), text)
     }
     public var text: String { string(gtk_editable_get_text(vt_editable(raw))) ?? "" }
@@ -59,10 +60,17 @@ public final class EntryRow: Widget {
 public final class SpinRow: Widget {
     public init(title: String, subtitle: String = "", value: Int, range: ClosedRange<Int>) {
         super.init(adw_spin_row_new_with_range(Double(range.lowerBound), Double(range.upperBound), 1))
-        adw_preferences_row_set_title(vt_adw_preferences_row(raw), title)
+        setPlainTitle(raw, title)
         if !subtitle.isEmpty { adw_action_row_set_subtitle(vt_adw_action_row(raw), subtitle) }
         adw_spin_row_set_value(vt_adw_spin_row(raw), Double(value))
     }
     public var value: Int { Int(adw_spin_row_get_value(vt_adw_spin_row(raw)).rounded()) }
     public func onChanged(_ handler: @escaping Handler) { onChange(of: "value", handler) }
+}
+
+/// Turns markup off before setting the title (an action row's subtitle follows the same flag).
+@MainActor
+private func setPlainTitle(_ row: gpointer, _ title: String) {
+    adw_preferences_row_set_use_markup(vt_adw_preferences_row(row), false.g)
+    adw_preferences_row_set_title(vt_adw_preferences_row(row), title)
 }

@@ -124,7 +124,6 @@ public final class Label: Widget {
         get { string(gtk_label_get_text(label)) ?? "" }
         set { gtk_label_set_text(label, newValue) }
     }
-    public func setMarkup(_ markup: String) { gtk_label_set_markup(label, markup) }
     public func setWrap(_ wrap: Bool) { gtk_label_set_wrap(label, wrap.g) }
     public func setXAlign(_ x: Float) { gtk_label_set_xalign(label, x) }
     public func setJustify(_ justify: GtkJustification) { gtk_label_set_justify(label, justify) }

@@ -40,13 +40,15 @@ final class AlbumLoaders {
         loader.start()
     }
 
-    /// Stops and forgets a pin's loader (album closed, pin deleted).
+    /// Stops and forgets a pin's loader (album closed, pin deleted). Closed, not only cancelled:
+    /// an Undo toast outlives the album, and its undo must not restart downloads on a loader
+    /// nothing tracks any more (the next loader for the pin fetches what is pending).
     func release(pinID: Int64) {
-        loaders.removeValue(forKey: pinID)?.cancel()
+        loaders.removeValue(forKey: pinID)?.close()
     }
 
-    func cancelAll() {
-        for loader in loaders.values { loader.cancel() }
+    func closeAll() {
+        for loader in loaders.values { loader.close() }
         loaders.removeAll()
     }
 }

@@ -126,13 +126,14 @@ final class AlbumPage {
         Trace.shared?.event("placeholders_shown", ["count": .int(loader.state.cells.count)])
     }
 
-    /// Leaving the album stops its transfers; what is missing resumes when it is opened again.
+    /// Leaving the album stops its transfers for good; what is missing resumes when it is opened
+    /// again, with a new loader.
     func close() {
-        // An Undo toast can keep the loader alive after the page is gone.
+        // An Undo toast can keep the loader alive after the page is gone: its Undo still puts the
+        // photo back in the store, but a closed loader starts no download.
         loader.onChange = nil
         loader.onFinished = nil
-        loader.isForeground = false
-        loader.cancel()
+        loader.close()
     }
 
     var isSettled: Bool { !loader.state.isDownloading }

@@ -18,6 +18,7 @@ final class MainWindow {
     private var pinDeletion: PendingPinDeletion?
     private var preferences: PreferencesDialog?
     private var undoable: Toast?
+    private var problemToast: Toast?
 
     init(app: TouristApplication) {
         self.app = app
@@ -38,6 +39,7 @@ final class MainWindow {
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
         mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
+        mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem("Pin not saved: \(reason)") }
         navigation.setRoot(mapPage.page)
         navigation.onPopped { [unowned self] tag in self.popped(tag) }
         // A tap on a button ends inside the button, so the navigation view's swipe tracker never
@@ -71,6 +73,21 @@ final class MainWindow {
         toasts.add(Toast(title))
     }
 
+    /// A toast for something that failed; while one shows, a new failure replaces its text
+    /// instead of queueing another (a failing action repeated must not stack up toasts).
+    func showProblem(_ title: String) {
+        if let problemToast {
+            problemToast.title = title
+            return
+        }
+        let toast = Toast(title)
+        problemToast = toast
+        toast.onDismissed { [weak self, weak toast] in
+            if let self, self.problemToast === toast { self.problemToast = nil }
+        }
+        toasts.add(toast)
+    }
+
     /// Shows a toast whose button undoes the last removal; Ctrl+Z (win.undo) presses it, since a
     /// toast's button is not in the window's Tab order.
     private func offerUndo(_ toast: Toast) {
@@ -85,7 +102,10 @@ final class MainWindow {
         let application = app.application
         actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
         actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
-        actions.append(Action("drop-pin", in: window) { [unowned self] in self.mapPage.dropPinAtCenter() })
+        // Ctrl+D: once per press, however long the keys are held (not an accelerator: those repeat).
+        window.addController(SinglePressShortcut(keyval: GDK_KEY_d, modifiers: GDK_CONTROL_MASK) { [unowned self] in
+            self.mapPage.dropPinAtCenter()
+        })
         actions.append(Action("undo", in: window) { [unowned self] in self.undoable?.pressButton() })
         actions.append(Action("preferences", in: application) { [unowned self] in
             guard self.preferences == nil else { return }
@@ -100,7 +120,6 @@ final class MainWindow {
         MainLoop.idle { [unowned self] in ShortcutsWindow.install(on: self.window) }
         application.setAccels("win.back", "Escape", "<Alt>Left")
         application.setAccels("win.close", "<Control>w")
-        application.setAccels("win.drop-pin", "<Control>d")
         application.setAccels("win.undo", "<Control>z")
         application.setAccels("app.preferences", "<Control>comma")
     }

@@ -18,6 +18,8 @@ final class MapPage {
     var onOpenPin: ((Pin) -> Void)?
     var onDeletePin: ((Pin) -> Void)?
     var onPinDropped: ((Pin) -> Void)?
+    /// A pin could not be stored (the reason is a phrase such as "the disk is full").
+    var onPinNotSaved: ((String) -> Void)?
 
     var isEditing: Bool {
         get { editButton.isActive }
@@ -156,9 +158,13 @@ final class MapPage {
         }
     }
 
-    /// Drops a pin and saves it at once; a pin that cannot be saved is not shown.
+    /// Drops a pin and saves it at once; a pin that cannot be saved is not shown, and the user is
+    /// told why.
     func dropPin(latitude: Double, longitude: Double) {
-        guard let store = app.store else { return }
+        guard let store = app.store else {
+            onPinNotSaved?("the data folder cannot be written to")
+            return
+        }
         do {
             let pin = try store.addPin(latitude: latitude, longitude: longitude)
             add(pin)
@@ -166,6 +172,7 @@ final class MapPage {
             onPinDropped?(pin)
         } catch {
             Log.error("Could not save pin: \(error.localizedDescription)")
+            onPinNotSaved?(Store.reason(for: error))
         }
     }
 

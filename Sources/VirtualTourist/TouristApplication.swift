@@ -17,6 +17,10 @@ final class TouristApplication {
     private(set) lazy var loaders = AlbumLoaders(app: self)
     private var window: MainWindow?
     private var actions: [Action] = []
+    /// Why the settings file is not in use, told to the user once the window shows.
+    private let settingsProblem: SettingsProblem?
+    /// A failed save is told once: every map move would otherwise log and toast again.
+    private var saveFailureReported = false
 
     init(configuration: AppConfiguration) {
         self.configuration = configuration
@@ -24,7 +28,10 @@ final class TouristApplication {
         Trace.shared?.event("main")
         application = Application(id: AppConfiguration.applicationID)
         settingsFile = SettingsFile(url: configuration.paths.settingsURL)
-        settings = settingsFile.load()
+        let loaded = settingsFile.loadReporting()
+        settings = loaded.settings
+        settingsProblem = loaded.problem
+        if let problem = loaded.problem { Log.error(problem.localizedDescription) }
         http = SoupClient(userAgent: configuration.userAgent)
         Trace.shared?.event("configured")
         g_set_application_name("Virtual Tourist")
@@ -32,7 +39,7 @@ final class TouristApplication {
         application.on("startup") { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
-            self.loaders.cancelAll()
+            self.loaders.closeAll()
         }
         actions.append(Action("quit", in: application) { [unowned self] in
             self.window?.close()
@@ -58,8 +65,14 @@ final class TouristApplication {
         settings = copy
         do {
             try settingsFile.save(settings)
+            saveFailureReported = false
+        } catch is SettingsProblem {
+            // The file could not be read: the start-up message said changes are not saved over it.
         } catch {
+            guard !saveFailureReported else { return }
+            saveFailureReported = true
             Log.error("Could not save settings: \(error.localizedDescription)")
+            window?.showProblem("Settings not saved: \(Store.reason(for: error))")
         }
     }
 
@@ -70,19 +83,18 @@ final class TouristApplication {
         }
         Style.load(AppStyle.css)
         Trace.shared?.event("activated")
-        var problem: String?
+        var problems = settingsProblem.map { [$0.localizedDescription] } ?? []
         do {
             try configuration.paths.createDirectories()
             // The full-file check runs in the background (see repairInBackground).
             let opened = try Store.openRecovering(paths: configuration.paths, deferVerification: true)
             store = opened.store
-            if let aside = opened.movedAside {
-                problem = "Your saved pins could not be read, so Virtual Tourist started with an empty list. "
-                    + "The damaged file was kept as \(aside.lastPathComponent) in \(aside.deletingLastPathComponent().path)."
+            if let text = Self.describe(movedAside: opened.movedAside, photos: opened.photosMovedAside) {
+                problems.append(text)
             }
         } catch {
-            problem = "Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
-                + "\(error.localizedDescription). Pins cannot be dropped until the folder can be written to."
+            problems.append("Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
+                + "\(error.localizedDescription). Pins cannot be dropped until the folder can be written to.")
         }
         Trace.shared?.event("store_opened")
         let window = MainWindow(app: self)
@@ -91,8 +103,25 @@ final class TouristApplication {
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
-        if let problem { window.showError(heading: "Saved Data Problem", body: problem) }
+        if !problems.isEmpty { window.showError(heading: "Saved Data Problem", body: problems.joined(separator: "\n\n")) }
         if let store { repairInBackground(store) }
+    }
+
+    /// What the user needs to know about files `Store.openRecovering` kept aside, and where they are.
+    private static func describe(movedAside database: URL?, photos: URL?) -> String? {
+        func place(_ url: URL) -> String { "\(url.lastPathComponent) in \(url.deletingLastPathComponent().path)" }
+        if let database {
+            let photosKept = photos.map {
+                $0.deletingLastPathComponent() == database.deletingLastPathComponent()
+                    ? ", and its photos as \($0.lastPathComponent) in the same folder" : ", and its photos as \(place($0))"
+            } ?? ""
+            return "Your saved pins could not be read, so Virtual Tourist started with an empty list. "
+                + "The damaged file was kept as \(place(database))\(photosKept)."
+        }
+        if let photos {
+            return "Saved photos were found without the list of pins they belong to. They were kept as \(place(photos))."
+        }
+        return nil
     }
 
     /// Checks the database file, then fixes photo files and rows left inconsistent by a crash,

@@ -735,6 +735,20 @@ class App:
     def key(self, combo: str) -> None:
         """A real key press into the main window, with the pointer parked on its header bar (in the
         window, and off the map and any toast, whatever page is shown)."""
+        self._focus_for_keys()
+        self.x.xdotool("key", "--clearmodifiers", combo)
+
+    def hold_key(self, combo: str, seconds: float) -> None:
+        """Keeps `combo` pressed for `seconds`, as a user holding it down (the X server repeats
+        the key meanwhile), then releases it."""
+        self._focus_for_keys()
+        self.x.xdotool("keydown", "--clearmodifiers", combo)
+        try:
+            time.sleep(seconds)
+        finally:
+            self.x.xdotool("keyup", combo)
+
+    def _focus_for_keys(self) -> None:
         window = self.main_window()
         geometry = self._x_window()
         if window is not None and geometry:
@@ -745,7 +759,6 @@ class App:
             self.x.xdotool("mousemove", str(round(x)), str(round(y)))
             # No window manager gives focus, so take it explicitly.
             self.x.run("xdotool", "windowfocus", "--sync", str(geometry["WINDOW"]), check=False)
-        self.x.xdotool("key", "--clearmodifiers", combo)
 
     def screenshot(self, path: Path) -> Path:
         return self.x.screenshot(path)

@@ -97,4 +97,19 @@ final class ShimTests: XCTestCase {
             XCTAssertEqual(runs, 1)
         }
     }
+
+    /// Outside text given to a widget that parses markup comes back as written, however it is
+    /// built (a server's error message is free to contain "<", "&" or tags).
+    func testMarkupEscapedTextParsesBackToItself() {
+        for text in ["Search failed: 1 < 2 & <b>bold</b> <a href=\"http://x\">link</a>", "&amp; &#60; <", "plain", "",
+                     "tab\tand \u{1} control", "émoji 🗺️ «quotes» 'single'"] {
+            let markup = markupEscaped(text)
+            var plain: UnsafeMutablePointer<CChar>?
+            var error: UnsafeMutablePointer<GError>?
+            XCTAssertTrue(pango_parse_markup(markup, -1, 0, nil, &plain, nil, &error).isTrue,
+                          "\(markup): \(error.map { String(cString: $0.pointee.message) } ?? "")")
+            XCTAssertEqual(takeString(plain), text)
+            if let error { g_error_free(error) }
+        }
+    }
 }

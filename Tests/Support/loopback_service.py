@@ -28,7 +28,14 @@ Fault modes: http500, http503, http429, flickr100, flickr105, malformed_json; tr
 truncated_image (Content-Length announced, the body cut short); truncated_tile (the body cut short
 with no Content-Length, so only the closed connection ends it, as HTTP/1.0 servers and proxies
 do); not_image (an HTML page); oversized_image (30 MB with Content-Length); huge_tile (30 MB that
-starts like a PNG, with no Content-Length); stall; redirect_file, redirect_ok; reset.
+starts like a PNG, with no Content-Length); stall; redirect_file, redirect_ok; reset; trickle (the
+whole Content-Length announced, then a byte a second); huge_png (a complete 20000 × 20000 PNG of
+about 50 KB); redirect_lan (302 to a private address nothing answers on); no_places (a geocoder
+answer with no place).
+
+Fault modes that change an answer rather than break it: `markup_error` makes a search fail with
+MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
+`long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long.
 
 Targets: search, image, tile, geocode (`/nominatim/search`, see loopback_geocoder.py), any
 (plural forms such as `images` are accepted).  Holding makes
@@ -68,6 +75,7 @@ FAULT_MODES = (
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
     "truncated_tile", "huge_tile", "no_places",
+    "markup_error", "long_titles",
 )
 FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
@@ -80,6 +88,10 @@ OVERSIZED_BYTES = 30 * 1024 * 1024
 TRICKLE_SECONDS = 1.0        # one byte per this many seconds
 BOMB_SIDE = 20000            # huge_png: a 20000 × 20000 PNG of about 60 KB
 FONT = ImageFont.load_default()
+# What `markup_error` puts in a search error: text that means something as Pango markup, which
+# the app must show as written.
+MARKUP_MESSAGE = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'
+LONG_TITLE_CHARS = 5000      # `long_titles`: every photo's title is this long
 
 TILE_RE = re.compile(r"^/tiles/(\d+)/(\d+)/(\d+)\.png$")
 IMAGE_RE = re.compile(r"^/images/([^/]+)_(\d+)x(\d+)\.jpg$")
@@ -324,6 +336,28 @@ def huge_png() -> bytes:
         header = struct.pack(">IIBBBBB", BOMB_SIDE, BOMB_SIDE, 1, 0, 0, 0, 0)
         _huge_png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
     return _huge_png
+
+
+def long_title(number: int) -> str:
+    """LONG_TITLE_CHARS characters of words, starting with markup characters (a Flickr title
+    is plain text: they must show as written)."""
+    start = f"Photo {number} <b>&amp;</b> & a title that goes on"
+    title = (start + " and on" * LONG_TITLE_CHARS)[:LONG_TITLE_CHARS]
+    return title[:-1] + "." if title.endswith(" ") else title   # the app trims spaces
+
+
+def with_long_titles(resp: Response) -> Response:
+    """A search answer with every photo's title replaced by a long_title."""
+    if resp.status != 200 or resp.content_type != "application/json":
+        return resp
+    body = json.loads(resp.body)
+    flickr = body.get("photos", {}).get("photo", [])
+    for number, photo in enumerate(flickr, 1):
+        photo["title"] = long_title(number)
+    commons = sorted(body.get("query", {}).get("pages", {}).values(), key=lambda p: p["index"])
+    for number, page in enumerate(commons, 1):
+        page["imageinfo"][0]["extmetadata"]["ObjectName"]["value"] = long_title(number)
+    return json_response(body)
 
 
 def int_param(q: dict, name: str, default: int) -> int:
@@ -594,6 +628,14 @@ class Handler(BaseHTTPRequestHandler):
         elif mode == "redirect_lan":
             # A private address nothing answers on: following it would hang, not fail.
             self._send(Response(302, "text/plain", b"", {"Location": "http://10.255.255.1/photo.jpg"}))
+        elif mode == "markup_error":
+            if path.startswith("/flickr/"):
+                self._send(flickr_fail(1, MARKUP_MESSAGE))
+            else:
+                self._send(json_response({"error": {"code": "internal_api_error_DBQueryError",
+                                                    "info": MARKUP_MESSAGE}}))
+        elif mode == "long_titles":
+            self._send(with_long_titles(self._route(path, q)))
 
     def _trickle(self, resp: Response) -> None:
         """The whole Content-Length announced, then one byte per TRICKLE_SECONDS: every read

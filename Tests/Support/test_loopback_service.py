@@ -234,6 +234,28 @@ def test_flickr_fail_faults(base):
     assert get_json(flickr_url(base))["code"] == 100
 
 
+def test_markup_error_fault(base):
+    """The service's own error message carries text that is markup to Pango, on both services."""
+    message = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'
+    control(base, "fault", mode="markup_error", target="search", count=2)
+    flickr = get_json(flickr_url(base))
+    assert (flickr["stat"], flickr["message"]) == ("fail", message)
+    assert flickr["code"] not in (100, 105)   # not a code with a message of the app's own
+    assert get_json(commons_url(base))["error"]["info"] == message
+    assert "photos" in get_json(flickr_url(base))   # count used up
+
+
+def test_long_titles_fault(base):
+    control(base, "fault", mode="long_titles", target="search", count=2)
+    photos = get_json(flickr_url(base))["photos"]["photo"]
+    pages = get_json(commons_url(base, limit=5))["query"]["pages"].values()
+    titles = [p["title"] for p in photos] + [p["imageinfo"][0]["extmetadata"]["ObjectName"]["value"] for p in pages]
+    assert len(titles) == 25 and all(len(t) == 5000 for t in titles), [len(t) for t in titles]
+    assert photos[0]["title"].startswith("Photo 1 <b>&amp;</b> & a title that goes on and on")
+    assert photos[0]["url_z"] and photos[0]["id"]   # otherwise an ordinary answer
+    assert len(get_json(flickr_url(base))["photos"]["photo"][0]["title"]) < 100   # count used up
+
+
 def test_malformed_json(base):
     control(base, "fault", mode="malformed_json", target="search", count=1)
     with pytest.raises(json.JSONDecodeError):
