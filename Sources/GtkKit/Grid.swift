@@ -108,6 +108,11 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_policy(OpaquePointer(raw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     }
 
+    /// As tall as the content, up to what the parent gives it (for a list over the map).
+    public func fitContentHeight() {
+        gtk_scrolled_window_set_propagate_natural_height(OpaquePointer(raw), true.g)
+    }
+
     /// Called whenever the content scrolls vertically.
     public func onScroll(_ handler: @escaping Handler) {
         let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(raw))

@@ -79,3 +79,26 @@ extension Place {
         return String(result.trimmingCharacters(in: .whitespaces).prefix(limit))
     }
 }
+
+extension Place.Bounds {
+    /// The zoom level at which these bounds fill most of a `width` × `height` pixel view of
+    /// 256-pixel Web Mercator tiles, within `range` (a building would otherwise zoom past the
+    /// tiles, a continent out to several worlds).
+    public func zoomToFit(width: Double, height: Double, range: ClosedRange<Double> = 2...17) -> Double {
+        guard width > 0, height > 0 else { return range.lowerBound }
+        func mercatorY(_ latitude: Double) -> Double {
+            let clamped = min(max(latitude, -85.05), 85.05) * .pi / 180
+            return log(tan(.pi / 4 + clamped / 2))
+        }
+        var span = east - west
+        if span < 0 { span += 360 }   // across the antimeridian
+        let worldWidth = span / 360
+        let worldHeight = (mercatorY(north) - mercatorY(south)) / (2 * .pi)
+        // A margin of a fifth, so the place is not cut at the view's edges.
+        let fit = 0.8
+        let zoomX = worldWidth > 0 ? log2(fit * width / (256 * worldWidth)) : range.upperBound
+        let zoomY = worldHeight > 0 ? log2(fit * height / (256 * worldHeight)) : range.upperBound
+        let zoom = min(zoomX, zoomY)
+        return zoom.isFinite ? min(max(zoom, range.lowerBound), range.upperBound) : range.upperBound
+    }
+}

@@ -39,6 +39,7 @@ final class MainWindow {
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
         mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
+        mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
         mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem("Pin not saved: \(reason)") }
         navigation.setRoot(mapPage.page)
         navigation.onPopped { [unowned self] tag in self.popped(tag) }
@@ -98,6 +99,17 @@ final class MainWindow {
         toasts.add(toast)
     }
 
+    /// After a place search: the place's name, and its pin one press away (the button, or Ctrl+D
+    /// once the map is there).
+    private func offerPin(at place: Place) {
+        let name = place.name.split(separator: ",").first.map(String.init) ?? place.name
+        let toast = Toast(name, timeout: 10)
+        toast.setButton("Drop Pin Here") { [unowned self] in
+            self.mapPage.dropPin(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
+        }
+        toasts.add(toast)
+    }
+
     private func addActions() {
         let application = app.application
         actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
@@ -107,6 +119,13 @@ final class MainWindow {
             self.mapPage.dropPinAtCenter()
         })
         actions.append(Action("undo", in: window) { [unowned self] in self.undoable?.pressButton() })
+        actions.append(Action("search", in: window) { [unowned self] in
+            if self.albumPage != nil {
+                self.navigation.pop(to: self.mapPage.page)
+                self.closeAlbum()
+            }
+            self.mapPage.placeSearch.begin()
+        })
         actions.append(Action("preferences", in: application) { [unowned self] in
             guard self.preferences == nil else { return }
             let dialog = PreferencesDialog(app: self.app)
@@ -121,6 +140,7 @@ final class MainWindow {
         application.setAccels("win.back", "Escape", "<Alt>Left")
         application.setAccels("win.close", "<Control>w")
         application.setAccels("win.undo", "<Control>z")
+        application.setAccels("win.search", "<Control>f")
         application.setAccels("app.preferences", "<Control>comma")
     }
 
@@ -178,6 +198,8 @@ final class MainWindow {
     private func goBack() {
         if albumPage != nil {
             navigation.pop()
+        } else if mapPage.placeSearch.escape() {
+            return
         } else if mapPage.isEditing {
             mapPage.isEditing = false
         }

@@ -18,6 +18,9 @@ final class MapPage {
     var onOpenPin: ((Pin) -> Void)?
     var onDeletePin: ((Pin) -> Void)?
     var onPinDropped: ((Pin) -> Void)?
+    /// The user chose a place found by name; the map is flying there.
+    var onPlaceChosen: ((Place) -> Void)?
+    let placeSearch: PlaceSearch
     /// A pin could not be stored (the reason is a phrase such as "the disk is full").
     var onPinNotSaved: ((String) -> Void)?
 
@@ -42,6 +45,8 @@ final class MapPage {
         ]))
         editButton.setAccessibleDescription("Delete pins by tapping them")
         header.packStart(editButton)
+        placeSearch = PlaceSearch(geocoder: app.geocoder)
+        header.packEnd(placeSearch.button)
 
         let bannerLabel = Label("Tap Pins to Delete")
         bannerLabel.addCSSClass("edit-banner")
@@ -52,8 +57,12 @@ final class MapPage {
 
         let overlay = Overlay(child: map)
         overlay.addOverlay(banner)
+        overlay.addOverlay(placeSearch.results)
         let content = ToolbarView(content: overlay)
         content.addTopBar(header)
+        content.addTopBar(placeSearch.bar)
+        placeSearch.onChoose = { [unowned self] place in self.fly(to: place) }
+        placeSearch.onClose = { [unowned self] in self.focusMap() }
         page = NavigationPage(child: content, title: "Virtual Tourist", tag: "map")
         if !app.settings.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
@@ -174,6 +183,14 @@ final class MapPage {
             Log.error("Could not save pin: \(error.localizedDescription)")
             onPinNotSaved?(Store.reason(for: error))
         }
+    }
+
+    /// Fits the place's area in the map (a point place at street level).
+    private func fly(to place: Place) {
+        let zoom = place.bounds?.zoomToFit(width: Double(map.width), height: Double(map.height)) ?? 15
+        map.goTo(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude, zoom: zoom)
+        onPlaceChosen?(place)
+        focusMap()
     }
 
     func dropPinAtCenter() {

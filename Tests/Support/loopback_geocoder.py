@@ -5,6 +5,7 @@ names; nothing matching is `[]`, as Nominatim answers."""
 from __future__ import annotations
 
 import json
+import re
 
 # name words, display_name, type, lat, lon, [south, north, west, east]
 PLACES = (
@@ -25,7 +26,10 @@ PLACES = (
 
 def search(query: str, limit: int = 10) -> bytes:
     words = query.lower().split()
-    found = [p for p in PLACES if words and all(w in p[0].split() or w in p[1].lower() for w in words)]
+
+    def names(place) -> set[str]:
+        return set(place[0].split()) | set(re.findall(r"[\w-]+", place[1].lower()))
+    found = [p for p in PLACES if words and all(w in names(p) for w in words)]
     answer = [{
         "place_id": index + 1, "licence": "Data © OpenStreetMap contributors, ODbL 1.0",
         "lat": f"{lat:.7f}", "lon": f"{lon:.7f}", "category": "place", "type": kind,

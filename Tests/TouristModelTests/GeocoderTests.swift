@@ -78,3 +78,26 @@ final class GeocoderTests: XCTestCase {
         }
     }
 }
+
+final class PlaceBoundsTests: XCTestCase {
+    func testZoomFitsTheBoundsInTheView() {
+        // Paris is 0.2456° wide: at zoom 12 the world is 256 × 4096 px, so Paris is 715 px, within
+        // 80 % of 960 px; its height (0.0866° at 48.9° N) would allow 12.5.
+        let paris = Place.Bounds(south: 48.8155755, north: 48.9021560, west: 2.2241220, east: 2.4697602)
+        let zoom = paris.zoomToFit(width: 960, height: 680)
+        XCTAssertEqual(zoom, 12.1, accuracy: 0.05)
+        XCTAssertEqual(paris.zoomToFit(width: 480, height: 680), zoom - 1, accuracy: 0.01, "half the width, one level out")
+        // A single building stops at the most detailed level; the whole world at the least.
+        let building = Place.Bounds(south: 48.85826, north: 48.85826, west: 2.2945, east: 2.2945)
+        XCTAssertEqual(building.zoomToFit(width: 960, height: 680), 17)
+        let world = Place.Bounds(south: -85, north: 85, west: -180, east: 180)
+        XCTAssertEqual(world.zoomToFit(width: 360, height: 294), 2)
+        XCTAssertEqual(paris.zoomToFit(width: 0, height: 0), 2)
+    }
+
+    func testBoundsAcrossTheAntimeridian() {
+        // Fiji's islands lie on both sides of 180°: 177° E to 178° W is 5°, not 355°.
+        let fiji = Place.Bounds(south: -21, north: -12, west: 177, east: -178)
+        XCTAssertGreaterThan(fiji.zoomToFit(width: 960, height: 680), 5)
+    }
+}

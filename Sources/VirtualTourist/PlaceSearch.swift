@@ -1,0 +1,142 @@
+import GtkKit
+import TouristModel
+
+/// Finding a place by name: a search button in the map's header (Ctrl+F) opens a search bar;
+/// Enter asks the geocoder (never a keystroke: Nominatim's usage policy) and the places found
+/// are listed over the map. Choosing one hands it to `onChoose`.
+@MainActor
+final class PlaceSearch {
+    let button = ToggleButton(icon: "system-search-symbolic", label: "Search for a Place")
+    let bar: SearchBar
+    /// Goes over the map, under the search bar.
+    let results: Revealer
+    var onChoose: ((Place) -> Void)?
+    /// The search bar closed by Esc: focus should go somewhere useful.
+    var onClose: (() -> Void)?
+
+    private let entry = SearchEntry(placeholder: "Search for a place")
+    private let list = ListBox()
+    private let status = Label()
+    private let geocoder: Geocoder
+    private var places: [Place] = []
+    private var task: Task<Void, Never>?
+
+    init(geocoder: Geocoder) {
+        self.geocoder = geocoder
+        entry.setAccessibleLabel("Place name")
+        entry.setExpand(horizontal: true)
+        bar = SearchBar(entry: entry, child: Clamp(child: entry, orientation: GTK_ORIENTATION_HORIZONTAL, maximum: 520))
+        button.bindActive(to: bar, property: "search-mode-enabled")
+
+        status.setWrap(true)
+        status.setXAlign(0)
+        status.addCSSClass("dim-label")
+        status.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        list.setAccessibleLabel("Places Found")
+        let column = Box(GTK_ORIENTATION_VERTICAL, spacing: 6)
+        column.append(status)
+        column.append(list)
+        let scrolled = ScrolledWindow(child: column)
+        scrolled.fitContentHeight()
+        scrolled.addCSSClass("card")
+        let card = Clamp(child: scrolled, orientation: GTK_ORIENTATION_HORIZONTAL, maximum: 520)
+        card.setMargins(12)
+        results = Revealer(child: card)
+        results.setAlign(vertical: GTK_ALIGN_START)
+
+        entry.onActivate { [unowned self] in self.search(self.entry.text) }
+        // ↓ goes from the entry into the list; Esc comes back (see `escape`).
+        entry.onNextMatch { [unowned self] in self.list.focusFirstRow() }
+        bar.onSearchModeChanged { [unowned self] in
+            if !self.bar.isSearching { self.hideResults() }
+        }
+        list.onActivated { [unowned self] index in
+            guard index < self.places.count else { return }
+            self.choose(self.places[index])
+        }
+    }
+
+    /// Esc (the window's "back", which sees the key before the entry and the list do): first
+    /// the list closes and focus returns to the entry, then the search bar closes. False when
+    /// there was nothing to close.
+    func escape() -> Bool {
+        if results.isRevealed {
+            hideResults()
+            entry.grabFocus()
+            return true
+        }
+        if bar.isSearching {
+            bar.isSearching = false
+            onClose?()
+            return true
+        }
+        return false
+    }
+
+    /// Ctrl+F: opens the search bar with the entry focused.
+    func begin() {
+        bar.isSearching = true
+        entry.grabFocus()
+    }
+
+    private func search(_ text: String) {
+        task?.cancel()
+        let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { return hideResults() }
+        show(message: "Searching…", places: [])
+        task = Task { [weak self, geocoder] in
+            do {
+                let found = try await geocoder.search(query)
+                guard let self, !Task.isCancelled else { return }
+                self.show(message: found.isEmpty ? "No places found for “\(query)”" : nil, places: found)
+                self.list.focusFirstRow()
+            } catch is CancellationError {
+            } catch {
+                guard let self, !Task.isCancelled else { return }
+                let message = (error as? GeocoderError)?.errorDescription ?? error.localizedDescription
+                self.show(message: message, places: [])
+            }
+        }
+    }
+
+    private func show(message: String?, places: [Place]) {
+        self.places = places
+        list.removeAll()
+        for place in places { list.append(Self.row(for: place), accessibleLabel: place.name) }
+        list.isVisible = !places.isEmpty
+        status.text = message ?? ""
+        status.isVisible = message != nil
+        results.isRevealed = true
+    }
+
+    private func hideResults() {
+        task?.cancel()
+        results.isRevealed = false
+    }
+
+    private func choose(_ place: Place) {
+        hideResults()
+        bar.isSearching = false
+        onChoose?(place)
+    }
+
+    /// The name on one line (the rest of the address after the first comma below it, dimmed).
+    private static func row(for place: Place) -> Widget {
+        let parts = place.name.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+        let title = Label(parts.first ?? place.name)
+        title.setXAlign(0)
+        title.setEllipsize(PANGO_ELLIPSIZE_END)
+        let box = Box(GTK_ORIENTATION_VERTICAL, spacing: 2)
+        box.setMargins(top: 8, bottom: 8, start: 12, end: 12)
+        box.append(title)
+        if parts.count > 1 {
+            let detail = Label(parts[1])
+            detail.setXAlign(0)
+            detail.setEllipsize(PANGO_ELLIPSIZE_END)
+            detail.addCSSClass("dim-label")
+            detail.addCSSClass("caption")
+            box.append(detail)
+        }
+        return box
+    }
+}

@@ -1,0 +1,100 @@
+"""Finding a place by name (issue 14 part 1) on the real binary, keyboard only: Ctrl+F, type a
+name, Enter asks the loopback geocoder once (never per keystroke), the places found are listed,
+Enter on one flies the map there and offers its pin, which "Drop Pin Here" stores. Faults: no
+result, HTTP 500, garbage; and at most one request a second."""
+from __future__ import annotations
+
+import pytest
+from gi.repository import Atspi
+
+from harness import has_state, wait_for
+from test_album import press_key
+
+BERLIN = "Brandenburger Tor, Pariser Platz, Mitte, Berlin, Deutschland"
+
+
+def type_text(app, text: str) -> None:
+    app.x.xdotool("type", "--delay", "30", text)
+
+
+def search(app, text: str) -> None:
+    """Ctrl+F, the name, Enter: focus is in the entry as soon as it shows (one main-loop turn)."""
+    press_key(app, "ctrl+f")
+    app.wait_find(name="Place name", showing=True, timeout=10)
+    type_text(app, text)
+    app.x.xdotool("key", "Return")
+
+
+def status_text(app, text: str, timeout: float = 10.0):
+    return app.wait_find(role="label", name=text, showing=True, timeout=timeout)
+
+
+def test_find_a_place_fly_there_and_drop_its_pin_by_keyboard(launch, dirs, paris, loopback):
+    app = launch()
+    search(app, "Brandenburg Gate")
+    row = app.wait_find(name=BERLIN, showing=True, timeout=10)
+    assert len(loopback.requests("geocode")) == 1, "one request for the whole name, none per keystroke"
+    query = loopback.requests("geocode")[0]["query"]
+    assert "q=brandenburg+gate" in query.lower() or "q=brandenburg%20gate" in query.lower(), query
+    assert "format=jsonv2" in query and "limit=10" in query
+    wait_for(lambda: has_state(row, Atspi.StateType.FOCUSED), 5, message="the first place to have focus")
+    app.x.xdotool("key", "Return")
+    button = app.wait_find(role="button", name="Drop Pin Here", timeout=10)
+    app.do_action(button)
+    pins = wait_for(lambda: dirs.pins() or None, 10, message="the pin to be stored")
+    assert len(pins) == 1
+    _, lat, lon = pins[0]
+    assert (lat, lon) == pytest.approx((52.5162746, 13.3777041), abs=1e-6)
+    # The flight takes its time; the viewport is saved once the map rests there.
+    def arrived():
+        settings = dirs.settings()
+        return (settings.get("mapLatitude", 0), settings.get("mapLongitude", 0)) == \
+            pytest.approx((52.5162746, 13.3777041), abs=1e-3) and settings
+    settings = wait_for(arrived, 30, message="the map to arrive at the Brandenburg Gate")
+    app.stop()
+    assert settings["mapZoom"] >= 15, "a building's bounds fit at street level"
+
+
+def test_no_result_says_so_and_is_remembered(launch, dirs, paris, loopback):
+    loopback.control("fault", mode="no_places", target="geocode", count=1)
+    app = launch()
+    search(app, "Brandenburg Gate")
+    status_text(app, "No places found for “Brandenburg Gate”")
+    # An answer, even an empty one, is kept for the session: asking again sends nothing.
+    app.x.xdotool("key", "Return")
+    status_text(app, "No places found for “Brandenburg Gate”")
+    assert len(loopback.requests("geocode")) == 1
+
+
+@pytest.mark.parametrize("mode, message", [
+    ("http500", "The place search is unavailable right now (error 500)"),
+    ("http429", "The place search is receiving too many requests; try again in a minute"),
+    ("malformed_json", "The place search sent an answer that could not be read"),
+])
+def test_search_faults_say_what_happened(launch, dirs, paris, loopback, mode, message):
+    loopback.control("fault", mode=mode, target="geocode", count=1)
+    app = launch()
+    search(app, "Brandenburg Gate")
+    status_text(app, message)
+    assert dirs.pins() == []
+    # Enter again (focus stays in the entry): failures are not cached, and the fault is used up.
+    app.x.xdotool("key", "Return")
+    app.wait_find(name=BERLIN, showing=True, timeout=10)
+    assert len(loopback.requests("geocode")) == 2
+
+
+def test_searches_are_a_second_apart_and_cached(launch, dirs, paris, loopback):
+    app = launch()
+    search(app, "Paris")
+    app.wait_find(name="Paris, Île-de-France, France métropolitaine, France", showing=True, timeout=10)
+    for name, found in (("Mont Saint-Michel", "Le Mont-Saint-Michel, Avranches, Manche, Normandie, France"),
+                        ("paris", "Paris, Île-de-France, France métropolitaine, France")):
+        app.x.xdotool("key", "Escape")   # from the list back to the entry
+        wait_for(lambda: not app.find_all(name=found, showing=True), 5, message="the list to close")
+        app.x.xdotool("key", "ctrl+a")
+        type_text(app, name)
+        app.x.xdotool("key", "Return")
+        app.wait_find(name=found, showing=True, timeout=10)
+    requests = loopback.requests("geocode")
+    assert len(requests) == 2, "the third search, 'paris' again, comes from the cache"
+    assert requests[1]["start"] - requests[0]["start"] >= 0.99
