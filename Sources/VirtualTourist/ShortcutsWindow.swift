@@ -5,7 +5,8 @@ import GtkKit
 @MainActor
 enum ShortcutsWindow {
     private static let sections: [(title: String, shortcuts: [(String, String)])] = [
-        ("Map", [("Drop a pin in the middle of the map", "&lt;Control&gt;d"),
+        ("Map", [("Find a place", "&lt;Control&gt;f"),
+                 ("Drop a pin in the middle of the map", "&lt;Control&gt;d"),
                  ("Leave edit mode", "Escape")]),
         ("Album", [("Go back", "Escape &lt;Alt&gt;Left"),
                    ("Open the selected photo", "Return"),
