@@ -155,6 +155,8 @@ final class AlbumPage {
         progress.text = switch state.phase {
         case .searching, .idle: "Searching…"
         case .filling: "\(shown) of \(total)"
+        // What is shown, not what was expected: failed photos are counted apart.
+        case .ready where shown < total: "\(shown == 1 ? "1 photo" : "\(shown) photos"), \(total - shown) failed"
         case .ready: total == 1 ? "1 photo" : "\(total) photos"
         case .empty, .searchFailed: ""
         }

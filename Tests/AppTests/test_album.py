@@ -39,7 +39,7 @@ CELL_RE = re.compile(r"^(?:Loading photo (?P<loading>\d+) of (?P<loading_total>\
                      r"|Photo (?P<failed>\d+) of (?P<failed_total>\d+) (?:could not be downloaded"
                      r"(?: \((?P<reason>.*)\))?; activate to try again|(?P<unreadable>cannot be shown))"
                      r"|Photo (?P<photo>\d+) of (?P<photo_total>\d+): (?P<title>.*))$", re.S)
-PROGRESS_RE = r"^(Searching…|\d+ of \d+|\d+ photos?)$"
+PROGRESS_RE = r"^(Searching…|\d+ of \d+|\d+ photos?(, \d+ failed)?)$"
 
 
 # ---------------------------------------------------------------- reading the album
@@ -628,6 +628,9 @@ def test_failed_photos_retry_when_clicked(launch, dirs, paris, loopback):
     failed = [c for c in cells if c.kind == "failed"]
     assert len(failed) == 2, [c.name for c in cells]
     assert sum(c.kind == "photo" for c in cells) == PER_ALBUM - 2
+    # The footer counts what is shown (issue 14 item 4).
+    wait_for(lambda: album.progress() == f"{PER_ALBUM - 2} photos, 2 failed", 5,
+             message=lambda: f"'{PER_ALBUM - 2} photos, 2 failed', got {album.progress()!r}")
     assert consistent(cells, PER_ALBUM)
     stored = rows(dirs, pin_id)
     assert sorted(r.position + 1 for r in stored if r.state == "failed") == [c.index for c in failed]
