@@ -105,6 +105,11 @@ class Album:
         return self.wait_cells(lambda cs: len(cs) == count and all(c.kind == "photo" for c in cs),
                                timeout, f"{count} photos in the grid")
 
+    def wait_downloads_ended(self, count: int = PER_ALBUM, timeout: float = 20.0) -> list[Cell]:
+        """All `count` cells are photos or failed: no placeholder is left."""
+        return self.wait_cells(lambda cs: len(cs) == count and not any(c.kind == "loading" for c in cs),
+                               timeout, "every download to end")
+
     def new_collection(self):
         return self.app.find(role=BUTTON, name="New Collection")
 
@@ -623,8 +628,7 @@ def test_failed_photos_retry_when_clicked(launch, dirs, paris, loopback):
     app = launch()
     pin_id, lat, lon = drop_pin(app, dirs)
     album = open_album(app, lat, lon)
-    cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM and not any(c.kind == "loading" for c in cs),
-                             20, "every download to end")
+    cells = album.wait_downloads_ended(timeout=20)
     failed = [c for c in cells if c.kind == "failed"]
     assert len(failed) == 2, [c.name for c in cells]
     assert sum(c.kind == "photo" for c in cells) == PER_ALBUM - 2

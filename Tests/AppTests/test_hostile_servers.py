@@ -36,8 +36,7 @@ def test_slow_bomb_and_lan_photos_fail_with_reasons(launch, dirs, paris, loopbac
     pin_id, lat, lon = drop_pin(app, dirs)
     album = open_album(app, lat, lon)
     # The trickle ends at the minimum rate's first window (15 s); nothing else waits that long.
-    cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM and not any(c.kind == "loading" for c in cs),
-                             60, "every download to end")
+    cells = album.wait_downloads_ended(timeout=60)
     reasons = sorted(c.title for c in cells if c.kind == "failed")
     assert reasons == sorted([
         "The server sent the picture too slowly",
@@ -91,8 +90,7 @@ def test_photos_that_do_not_fit_on_disk_fail_and_leave_no_partial_file(launch, d
         app = launch()
         pin_id, lat, lon = drop_pin(app, dirs)
         album = open_album(app, lat, lon)
-        cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM and not any(c.kind == "loading" for c in cs),
-                                 30, "every download to end")
+        cells = album.wait_downloads_ended(timeout=30)
         failed = [c for c in cells if c.kind == "failed"]
         shown = [c for c in cells if c.kind == "photo"]
         assert failed and shown, [c.name for c in cells]
