@@ -22,7 +22,8 @@ public final class DownloadScheduler {
     public let perHost: Int
     public let total: Int
     private var running: [String: Int] = [:]
-    private var runningCount = 0
+    /// Transfers holding a slot now.
+    public private(set) var activeCount = 0
     private var waiting: [Waiter] = []
     private var foreground: Set<ObjectIdentifier> = []
     private var nextID = 0
@@ -32,8 +33,7 @@ public final class DownloadScheduler {
         self.total = max(1, total)
     }
 
-    /// Transfers running and waiting now (for tests and tracing).
-    public var activeCount: Int { runningCount }
+    /// Requests waiting for a slot.
     public var waitingCount: Int { waiting.count }
 
     /// Puts `owner`'s waiting and future requests ahead of the others (or back among them).
@@ -65,7 +65,7 @@ public final class DownloadScheduler {
     public func release(_ slot: Slot) {
         guard let count = running[slot.host], count > 0 else { return }
         running[slot.host] = count == 1 ? nil : count - 1
-        runningCount -= 1
+        activeCount -= 1
         grant()
     }
 
@@ -83,10 +83,10 @@ public final class DownloadScheduler {
 
     /// Starts every waiter that fits, foreground owners first.
     private func grant() {
-        while runningCount < total, let index = nextGrantable() {
+        while activeCount < total, let index = nextGrantable() {
             let waiter = waiting.remove(at: index)
             running[waiter.host, default: 0] += 1
-            runningCount += 1
+            activeCount += 1
             waiter.continuation.resume(returning: Slot(id: waiter.id, host: waiter.host))
         }
     }

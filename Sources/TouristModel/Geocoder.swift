@@ -44,9 +44,6 @@ public final class Geocoder {
         self.interval = interval
     }
 
-    /// Requests sent so far (for tests and the trace).
-    public private(set) var requestCount = 0
-
     /// Places matching `query`, best first; an empty array when nothing matches.
     public func search(_ query: String) async throws -> [Place] {
         let key = Self.normalized(query)
@@ -54,7 +51,6 @@ public final class Geocoder {
         if let cached = cache[key] { return cached }
         try await waitForTurn()
         if let cached = cache[key] { return cached }   // the same search, answered while waiting
-        requestCount += 1
         let data: Data
         do {
             data = try await client.get(url(for: key), rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30))

@@ -239,6 +239,20 @@ class LoopbackService:
 
 # ---------------------------------------------------------------- files of one test
 
+def terminate(proc: subprocess.Popen, timeout: float = 15.0) -> int:
+    """SIGTERM, as logout or `kill` sends it, and the exit code; an app still running after
+    `timeout` is killed and the test fails."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            raise AssertionError(f"app did not exit within {timeout} s of SIGTERM; killed it")
+    return proc.returncode
+
+
 class AppDirs:
     """The XDG directories of one test, and readers for what the app keeps in them."""
 
@@ -497,15 +511,7 @@ class App:
     def stop(self, timeout: float = 15.0, expect_clean: bool = True) -> int:
         """SIGTERM (the app quits the normal way, saving state) and wait for the exit."""
         assert self.proc is not None, "app was not started"
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                raise AssertionError(f"app did not exit within {timeout} s of SIGTERM; killed it")
-        code = self.proc.returncode
+        code = terminate(self.proc, timeout)
         self._log.close()
         self._root = None
         if expect_clean:

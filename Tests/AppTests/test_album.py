@@ -453,20 +453,37 @@ def test_cell_labels_follow_removal_and_undo(launch, dirs, paris, loopback):
 
 # ---------------------------------------------------------------- 4. offline reopening
 
-def test_stored_album_opens_without_network(launch, dirs, paris, session_dir):
-    # A private service, so stopping it leaves the other tests' service alone.
-    service = LoopbackService(session_dir, "album-offline")
+@dataclass
+class StoredAlbum:
+    pin_id: int
+    lat: float
+    lon: float
+    cells: list[Cell]
+    rows: list[Row]
+    env: dict[str, str]   # points at a service that no longer answers
+
+
+def store_album_then_go_offline(launch, dirs, session_dir, name: str) -> StoredAlbum:
+    """Fills one album from a private loopback service, quits, and stops that service (so
+    stopping it leaves the other tests' service alone)."""
+    service = LoopbackService(session_dir, name)
     try:
         app = launch(env=service.env())
         pin_id, lat, lon = drop_pin(app, dirs)
         album = open_album(app, lat, lon)
         filled = album.wait_filled(PER_ALBUM)
-        wait_downloaded(dirs, pin_id, PER_ALBUM)
+        stored = wait_downloaded(dirs, pin_id, PER_ALBUM)
         app.stop()
     finally:
         service.stop()   # nothing listens on its port any more
+    return StoredAlbum(pin_id, lat, lon, filled, stored, service.env())
 
-    app = launch(env=service.env())
+
+def test_stored_album_opens_without_network(launch, dirs, paris, session_dir):
+    stored = store_album_then_go_offline(launch, dirs, session_dir, "album-offline")
+    pin_id, lat, lon, filled = stored.pin_id, stored.lat, stored.lon, stored.cells
+
+    app = launch(env=stored.env)
     started = time.monotonic()
     album = open_album(app, lat, lon)
     cells = album.wait_filled(PER_ALBUM, 3)

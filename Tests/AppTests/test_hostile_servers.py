@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from harness import LoopbackService, wait_for
+from harness import wait_for
 from test_album import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, photos_dir, rows,
-                        wait_downloaded)
+                        store_album_then_go_offline)
 
 # Far above what an album of 21 photos needs (about 150 MB here), far below a decoded
 # 20000 × 20000 bomb (over 1.2 GB).
@@ -53,22 +53,13 @@ def test_slow_bomb_and_lan_photos_fail_with_reasons(launch, dirs, paris, loopbac
 
 
 def test_stored_photo_that_does_not_decode_is_a_failed_cell(launch, dirs, paris, session_dir):
-    service = LoopbackService(session_dir, "undecodable")
-    try:
-        app = launch(env=service.env())
-        pin_id, lat, lon = drop_pin(app, dirs)
-        album = open_album(app, lat, lon)
-        album.wait_filled(PER_ALBUM)
-        stored = wait_downloaded(dirs, pin_id, PER_ALBUM)
-        app.stop()
-    finally:
-        service.stop()
+    stored = store_album_then_go_offline(launch, dirs, session_dir, "undecodable")
     # What a missing pixbuf loader or a damaged disk leaves: a file that is no picture any more.
-    damaged = stored[4]
+    damaged = stored.rows[4]
     (photos_dir(dirs) / damaged.file_name).write_bytes(os.urandom(4096))
 
-    app = launch(env=service.env())
-    album = open_album(app, lat, lon)
+    app = launch(env=stored.env)
+    album = open_album(app, stored.lat, stored.lon)
     cells = album.wait_cells(lambda cs: len(cs) == PER_ALBUM and any(c.kind == "failed" for c in cs),
                              20, "the damaged photo to show as failed")
     failed = [c for c in cells if c.kind == "failed"]

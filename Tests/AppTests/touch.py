@@ -37,7 +37,7 @@ from pathlib import Path
 
 import websocket
 
-from harness import TILE_SIZE, HarnessError, app_binary, wait_for, world_location, world_pixel
+from harness import TILE_SIZE, HarnessError, app_binary, terminate, wait_for, world_location, world_pixel
 
 APP_ID = "io.github.virtualtourist.VirtualTourist"
 APP_PATH = "/" + APP_ID.replace(".", "/")
@@ -600,15 +600,9 @@ class BroadwayApp:
     def stop(self, timeout: float = 15.0) -> int:
         """SIGTERM: the app quits the normal way, saving its state."""
         assert self.proc is not None, "app was not started"
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill()
-                raise AssertionError(f"app did not exit within {timeout} s of SIGTERM; killed it")
+        code = terminate(self.proc, timeout)
         self._log.close()
-        return self.proc.returncode
+        return code
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
