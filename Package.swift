@@ -17,13 +17,15 @@ let package = Package(
                        providers: [.apt(["libshumate-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0",
                        providers: [.apt(["libsoup-3.0-dev"])]),
+        // gettext from the C library, for the model's messages and the UI's alike.
+        .systemLibrary(name: "CIntl"),
         // The hand-written C shim: only what Swift cannot import or do safely.
         .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup"]),
         // Thin Swift layer over GLib, GTK, libadwaita, libshumate and libsoup (its HTTP client
         // implements the model's HTTPClient protocol).
         .target(name: "GtkKit", dependencies: ["CShim", "TouristModel"]),
         // The model: no GTK, builds and tests without a display.
-        .target(name: "TouristModel", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "TouristModel", dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(name: "VirtualTourist", dependencies: ["GtkKit", "TouristModel"]),
         .testTarget(name: "TouristModelTests", dependencies: ["TouristModel"]),
         // Swift 5 mode: XCTest on Linux calls tests on the main thread but not as main-actor
