@@ -16,6 +16,8 @@ VT_CONNECT(vt_connect_click, VtClickHandler)
 VT_CONNECT(vt_connect_uint, VtUintHandler)
 VT_CONNECT(vt_connect_key, VtKeyHandler)
 VT_CONNECT(vt_connect_event, VtEventHandler)
+VT_CONNECT(vt_connect_double, VtDoubleHandler)
+VT_CONNECT(vt_connect_scroll, VtScrollHandler)
 #undef VT_CONNECT
 
 // MARK: Variadic replacements

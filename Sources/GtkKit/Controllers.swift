@@ -1,6 +1,13 @@
 /// Input controllers and actions.
 @MainActor
-open class EventController: Object {}
+open class EventController: Object {
+    /// Sees events before the widgets under it (GTK_PHASE_CAPTURE) instead of after them.
+    public func handleBeforeChildren() {
+        gtk_event_controller_set_propagation_phase(vt_event_controller(raw), GTK_PHASE_CAPTURE)
+    }
+    /// The modifier keys held during the event being handled.
+    public var modifiers: GdkModifierType { gtk_event_controller_get_current_event_state(vt_event_controller(raw)) }
+}
 
 @MainActor
 public final class LongPressGesture: EventController {

@@ -108,6 +108,13 @@ public final class ScrolledWindow: Widget {
         gtk_scrolled_window_set_policy(OpaquePointer(raw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     }
 
+    /// Scrollable both ways, each only when the content overflows (for a zoomed picture).
+    public func scrollBothWays() {
+        gtk_scrolled_window_set_policy(vt_scrolled_window(raw), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
+    }
+    public var horizontal: Adjustment { Adjustment(UnsafeMutableRawPointer(gtk_scrolled_window_get_hadjustment(vt_scrolled_window(raw))!)) }
+    public var vertical: Adjustment { Adjustment(UnsafeMutableRawPointer(gtk_scrolled_window_get_vadjustment(vt_scrolled_window(raw))!)) }
+
     /// As tall as the content, up to what the parent gives it (for a list over the map).
     public func fitContentHeight() {
         gtk_scrolled_window_set_propagate_natural_height(OpaquePointer(raw), true.g)

@@ -19,6 +19,8 @@ public typealias PointerHandler = @MainActor (gpointer?) -> Void
 public typealias PointHandler = @MainActor (Double, Double) -> Void
 public typealias ClickHandler = @MainActor (Int, Double, Double) -> Void
 public typealias KeyHandler = @MainActor (UInt32, GdkModifierType) -> Bool
+public typealias DoubleHandler = @MainActor (Double) -> Void
+public typealias ScrollHandler = @MainActor (Double, Double) -> Bool
 
 @MainActor
 public enum Signal {
@@ -66,6 +68,22 @@ public enum Signal {
     public static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> gulong {
         vt_connect_key(instance, name, { _, keyval, _, state, data in
             MainActor.assumeIsolated { box(data, KeyHandler.self)(keyval, state).g }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For signals with one double argument, such as GtkGestureZoom "scale-changed".
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, double handler: @escaping DoubleHandler) -> gulong {
+        vt_connect_double(instance, name, { _, value, data in
+            MainActor.assumeIsolated { box(data, DoubleHandler.self)(value) }
+        }, retain(handler), releaseBox)
+    }
+
+    /// For GtkEventControllerScroll "scroll" (dx, dy); return true when handled.
+    @discardableResult
+    public static func connect(_ instance: gpointer, _ name: String, scroll handler: @escaping ScrollHandler) -> gulong {
+        vt_connect_scroll(instance, name, { _, dx, dy, data in
+            MainActor.assumeIsolated { box(data, ScrollHandler.self)(dx, dy).g }
         }, retain(handler), releaseBox)
     }
 

@@ -10,8 +10,8 @@ public final class Texture: @unchecked Sendable {
     public var width: Int32 { gdk_texture_get_width(pointer) }
     public var height: Int32 { gdk_texture_get_height(pointer) }
 
-    /// Decodes an image file no larger than `maxSize` px on its longer side (gdk-pixbuf's JPEG
-    /// loader scales while decoding), applies its EXIF orientation, and never runs on the main thread.
+    /// Decodes an image file, made no larger than `maxSize` px on its longer side (gdk-pixbuf's
+    /// JPEG loader scales while decoding; a smaller image keeps its size), applies its EXIF orientation, and never runs on the main thread.
     /// Nil, without decoding, for an image of more than `ImageCheck.maxPixels` (a PNG is
     /// allocated whole before it is scaled) or one whose header gdk-pixbuf cannot read.
     public static func load(path: String, maxSize: Int32) async -> Texture? {
@@ -20,7 +20,9 @@ public final class Texture: @unchecked Sendable {
             guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0,
                   Int(width) <= ImageCheck.maxPixels / Int(height) else { return nil }
             var error: UnsafeMutablePointer<GError>?
-            guard let pixbuf = gdk_pixbuf_new_from_file_at_scale(path, maxSize, maxSize, true.g, &error) else {
+            // -1 leaves a side as it is: "at scale" would otherwise enlarge a small photo to fit.
+            let bound: Int32 = max(width, height) > maxSize ? maxSize : -1
+            guard let pixbuf = gdk_pixbuf_new_from_file_at_scale(path, bound, bound, true.g, &error) else {
                 if let error { g_error_free(error) }
                 return nil
             }

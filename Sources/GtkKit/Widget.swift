@@ -107,7 +107,15 @@ open class Widget: Object {
     }
     /// Whether this widget's parent is the focus widget (a grid cell's content asks about its cell).
     public var parentHasFocus: Bool { gtk_widget_get_parent(widget).map { gtk_widget_has_focus($0).isTrue } ?? false }
+    public var hasFocus: Bool { gtk_widget_has_focus(widget).isTrue }
     @discardableResult public func grabFocus() -> Bool { gtk_widget_grab_focus(widget).isTrue }
+    /// 0 draws nothing but keeps the widget in the layout, the Tab order and the accessibility tree.
+    public var opacity: Double {
+        get { gtk_widget_get_opacity(widget) }
+        set { gtk_widget_set_opacity(widget, newValue) }
+    }
+    /// A cursor from the CSS cursor names ("grab", "zoom-in"…); nil for the default.
+    public func setCursor(named name: String?) { gtk_widget_set_cursor_from_name(widget, name) }
     public var width: Int32 { gtk_widget_get_width(widget) }
     public var height: Int32 { gtk_widget_get_height(widget) }
     public var focusable: Bool {
@@ -134,6 +142,12 @@ public final class Label: Widget {
 @MainActor
 open class Button: Widget {
     public convenience init(label: String) { self.init(pointer: gtk_button_new_with_label(label)) }
+    /// An icon-only button: `label` is its tooltip and accessible name.
+    public convenience init(icon: String, label: String) {
+        self.init(pointer: gtk_button_new_from_icon_name(icon))
+        tooltip = label
+        setAccessibleLabel(label)
+    }
     public init(pointer: gpointer) { super.init(pointer) }
     public var button: UnsafeMutablePointer<GtkButton> { vt_button(raw) }
     public var label: String? {

@@ -17,16 +17,18 @@ public enum Localization {
 
 /// The translation of `message` (xgettext keyword `tr`).
 public func tr(_ message: String) -> String {
-    guard let translated = dgettext(Localization.domain, message) else { return message }
-    return String(cString: translated)
+    // Untranslated, gettext returns the pointer it was given: copy while that buffer still lives.
+    message.withCString { original in
+        String(cString: dgettext(Localization.domain, original))
+    }
 }
 
 /// The singular or plural translation for `count` (xgettext keyword `trn:1,2`); the result is a
 /// format string that still holds its `%d`/`%@` placeholders.
 public func trn(_ singular: String, _ plural: String, _ count: Int) -> String {
-    let n = UInt(clamping: count)
-    guard let translated = dngettext(Localization.domain, singular, plural, n) else {
-        return count == 1 ? singular : plural
+    singular.withCString { one in
+        plural.withCString { many in
+            String(cString: dngettext(Localization.domain, one, many, UInt(clamping: count)))
+        }
     }
-    return String(cString: translated)
 }

@@ -7,7 +7,7 @@ import TouristModel
 final class AlbumPage {
     let page: NavigationPage
     let pin: Pin
-    var onOpenPhoto: ((Photo, AlbumLoader) -> Void)?
+    var onOpenPhoto: ((Photo, PhotoViewer.Album) -> Void)?
     /// Shows a toast whose button undoes what was just done.
     var offerUndo: ((Toast) -> Void)?
 
@@ -99,7 +99,7 @@ final class AlbumPage {
         page = NavigationPage(child: bin, title: pin.coordinateText, tag: "album-\(Self.serial)")
 
         grid.onRemove = { [unowned self] id in self.remove(id) }
-        grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.loader) }
+        grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.viewerAlbum) }
         grid.onPhotoShown = { id in Trace.shared?.event("photo_shown", ["photo": .int(Int(id))]) }
         if Trace.shared != nil {
             grid.onVisibleShown = { [unowned self] count in
@@ -161,6 +161,20 @@ final class AlbumPage {
         case .empty, .searchFailed: ""
         }
         newCollection.isSensitive = state.canRequestNewCollection
+    }
+
+    /// The downloaded photos, in the grid's order, for the viewer; it removes them as the grid does.
+    private var viewerAlbum: PhotoViewer.Album {
+        PhotoViewer.Album(
+            photos: { [weak loader] in
+                loader?.state.cells.compactMap { cell in
+                    if case .shown(let photo) = cell { photo } else { nil }
+                } ?? []
+            },
+            fileURL: { [weak loader] photo in loader?.fileURL(for: photo) },
+            remove: { [weak self] photo in
+                if let id = photo.id { self?.remove(id) }
+            })
     }
 
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.

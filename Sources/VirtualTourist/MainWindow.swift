@@ -173,7 +173,7 @@ final class MainWindow {
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, gtk_widget_get_scale_factor(window.widget)))
         page.offerUndo = { [unowned self] toast in self.offerUndo(toast) }
-        page.onOpenPhoto = { [unowned self] photo, loader in self.openViewer(photo, fileURL: loader.fileURL(for: photo)) }
+        page.onOpenPhoto = { [unowned self] photo, album in self.openViewer(photo, in: album) }
         albumPage = page
         navigation.push(page.page)
     }
@@ -186,11 +186,13 @@ final class MainWindow {
         openAlbum(for: pin)
     }
 
-    private func openViewer(_ photo: Photo, fileURL: URL?) {
+    private func openViewer(_ photo: Photo, in album: PhotoViewer.Album) {
         guard albumPage != nil else { return }
         closeViewer()
-        let viewer = PhotoViewer(photo: photo, fileURL: fileURL)
+        let viewer = PhotoViewer(photo: photo, album: album, window: window)
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
+        viewer.showToast = { [unowned self] title in self.showToast(title) }
+        viewer.onEmpty = { [unowned self] in self.navigation.pop() }
         self.viewer = viewer
         navigation.push(viewer.page)
     }

@@ -2,64 +2,241 @@ import Foundation
 import GtkKit
 import TouristModel
 
-/// One photo, large, with its title, author and licence, and a link to its web page.
+/// The album's photos one at a time, large: previous and next (←/→, a swipe, or the buttons that
+/// appear under the pointer), zoom and pan, the attribution every photo needs (title, author,
+/// licence, its web page), Save As…, Copy Image and Delete with the grid's Undo.
 @MainActor
 final class PhotoViewer {
+    /// What the viewer needs from the album: its downloaded photos in order, where their files
+    /// are, and a removal that offers Undo.
+    struct Album {
+        var photos: () -> [Photo]
+        var fileURL: (Photo) -> URL?
+        var remove: (Photo) -> Void
+    }
+
     let page: NavigationPage
     var openURI: ((String) -> Void)?
-    private let picture = Picture(fit: GTK_CONTENT_FIT_CONTAIN)
+    var showToast: ((String) -> Void)?
+    /// The last photo was deleted: nothing left to show.
+    var onEmpty: (() -> Void)?
+    private(set) var current: Photo
+
+    private let album: Album
+    private let window: ApplicationWindow
+    private let image = ZoomableImage()
+    private let attribution = PhotoAttribution()
+    private let title = WindowTitle(title: "")
+    private let previous = Button(icon: "go-previous-symbolic", label: tr("Previous Photo"))
+    private let next = Button(icon: "go-next-symbolic", label: tr("Next Photo"))
+    private var controllers: [EventController] = []
     private var loadTask: Task<Void, Never>?
+    private let hideArrows = Debouncer(milliseconds: 2000)
     private static var serial = 0
 
-    init(photo: Photo, fileURL: URL?) {
-        let name = photo.title.isEmpty ? "Untitled" : photo.title
-        picture.setExpand(horizontal: true, vertical: true)
-        picture.setAccessibleLabel(name)
-
-        // The attribution is a bottom bar: outside text never takes the photo's space, however long.
-        let info = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
-        info.setMargins(top: 8, bottom: 8, start: 12, end: 12)
-        let titleLabel = Label(name)
-        titleLabel.addCSSClass("heading")
-        titleLabel.setEllipsize(PANGO_ELLIPSIZE_END)
-        titleLabel.tooltip = name.count > 80 ? String(name.prefix(500)) : nil
-        info.append(titleLabel)
-        let credit = [photo.author.isEmpty ? nil : "By \(photo.author)", photo.license.isEmpty ? nil : photo.license]
-            .compactMap { $0 }.joined(separator: " · ")
-        if !credit.isEmpty {
-            let creditLabel = Label(credit)
-            creditLabel.addCSSClass("dim-label")
-            creditLabel.setEllipsize(PANGO_ELLIPSIZE_END)
-            creditLabel.setSelectable(true)
-            info.append(creditLabel)
-        }
-        var openButton: (Button, String)?
-        if let link = photo.pageURL, let scheme = URL(string: link)?.scheme, scheme == "https" || scheme == "http" {
-            let open = Button(label: "Open in Browser")
-            open.addCSSClass("pill")
-            open.setAlign(horizontal: GTK_ALIGN_CENTER)
-            open.setAccessibleDescription("Opens the photo's web page")
-            info.append(open)
-            openButton = (open, link)
-        }
+    init(photo: Photo, album: Album, window: ApplicationWindow) {
+        current = photo
+        self.album = album
+        self.window = window
 
         let header = HeaderBar()
-        header.setTitle(WindowTitle(title: name))
-        let content = ToolbarView(content: picture)
-        content.addTopBar(header)
-        content.addBottomBar(info)
-        Self.serial += 1
-        page = NavigationPage(child: content, title: name, tag: "photo-\(Self.serial)")
-        if let (button, link) = openButton { button.onClicked { [weak self] in self?.openURI?(link) } }
+        header.setTitle(title)
+        let delete = Button(icon: "user-trash-symbolic", label: tr("Delete"))
+        let copy = Button(icon: "edit-copy-symbolic", label: tr("Copy Image"))
+        let save = Button(icon: "document-save-as-symbolic", label: tr("Save As…"))
+        header.packEnd(delete)
+        header.packEnd(copy)
+        header.packEnd(save)
 
-        if let fileURL {
-            let path = fileURL.path
-            loadTask = Task { [weak self] in
-                guard let texture = await Texture.load(path: path, maxSize: 2048), let self, !Task.isCancelled else { return }
-                self.picture.setTexture(texture)
+        // The arrows float over the photo and show while the pointer moves over it; they stay
+        // in the Tab order and the accessibility tree when hidden.
+        let stage = Overlay(child: image.root)
+        for (button, align) in [(previous, GTK_ALIGN_START), (next, GTK_ALIGN_END)] {
+            button.addCSSClass("osd")
+            button.addCSSClass("circular")
+            button.setAlign(horizontal: align, vertical: GTK_ALIGN_CENTER)
+            button.setMargins(top: 12, bottom: 12, start: 12, end: 12)
+            button.opacity = 0
+            stage.addOverlay(button)
+        }
+
+        let content = ToolbarView(content: stage)
+        content.addTopBar(header)
+        content.addBottomBar(attribution.root)
+        Self.serial += 1
+        page = NavigationPage(child: content, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
+                              tag: "photo-\(Self.serial)")
+        attribution.onOpen = { [unowned self] link in self.openURI?(link) }
+        delete.onClicked { [unowned self] in self.deleteCurrent() }
+        copy.onClicked { [unowned self] in self.copyImage() }
+        save.onClicked { [unowned self] in self.saveAs() }
+        previous.onClicked { [unowned self] in self.step(by: -1) }
+        next.onClicked { [unowned self] in self.step(by: 1) }
+        image.onSwipe = { [unowned self] forward in self.step(by: forward ? 1 : -1) }
+
+        let motion = MotionController()
+        motion.onMotion { [unowned self] _, _ in self.showArrows() }
+        motion.onLeave { [unowned self] in self.setArrowsShown(false) }
+        stage.addController(motion)
+        // Before the focused widget: ← and → would otherwise move focus between the buttons.
+        let keys = KeyController()
+        keys.handleBeforeChildren()
+        keys.onKeyPressed { [unowned self] keyval, state in self.handleKey(keyval, state) }
+        content.addController(keys)
+        controllers = [motion, keys]
+        // The navigation view focuses the back button once the page is in: the photo takes the
+        // keys instead.
+        page.on("shown") { [unowned self] in self.focus() }
+
+        show(photo)
+    }
+
+    /// The photo has the keyboard focus once the page is shown, so arrows and +/− reach it.
+    func focus() { image.root.grabFocus() }
+
+    func close() {
+        loadTask?.cancel()
+        hideArrows.cancel()
+    }
+
+    // MARK: Showing a photo
+
+    private func show(_ photo: Photo) {
+        current = photo
+        let name = photo.title.isEmpty ? tr("Untitled") : photo.title
+        page.title = name
+        title.title = name
+        let photos = album.photos()
+        if let index = photos.firstIndex(where: { $0.id == photo.id }) {
+            // Translators: the viewer's subtitle, "photo 3 of 21".
+            title.subtitle = String(format: tr("%1$d of %2$d"), index + 1, photos.count)
+            previous.isSensitive = index > 0
+            next.isSensitive = index + 1 < photos.count
+        }
+        attribution.show(photo)
+        image.show(nil, name: name)
+        Trace.shared?.event("viewer_shown", ["photo": .int(Int(photo.id ?? -1))])
+        loadTask?.cancel()
+        guard let path = album.fileURL(photo)?.path else { return }
+        loadTask = Task { [weak self] in
+            // A photo larger than 4096 px was refused when it was downloaded.
+            let texture = await Texture.load(path: path, maxSize: 4096)
+            guard let self, !Task.isCancelled, self.current.id == photo.id else { return }
+            self.image.show(texture, name: name)
+        }
+    }
+
+    /// The neighbour `offset` photos away, if there is one.
+    private func step(by offset: Int) {
+        let photos = album.photos()
+        guard let index = photos.firstIndex(where: { $0.id == current.id }),
+              photos.indices.contains(index + offset) else { return }
+        show(photos[index + offset])
+    }
+
+    private func showArrows() {
+        setArrowsShown(true)
+        hideArrows.schedule { [weak self] in self?.setArrowsShown(false) }
+    }
+
+    private func setArrowsShown(_ shown: Bool) {
+        // A focused arrow stays visible: keyboard users see where they are.
+        for button in [previous, next] {
+            button.opacity = shown || button.hasFocus ? 1 : 0
+        }
+    }
+
+    // MARK: Keys
+
+    private func handleKey(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
+        let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
+        let alt = state.rawValue & GDK_ALT_MASK.rawValue != 0
+        guard !alt else { return false }  // Alt+← is "back"
+        switch Int32(keyval) {
+        case GDK_KEY_Left where !control, GDK_KEY_KP_Left where !control: step(by: -1)
+        case GDK_KEY_Right where !control, GDK_KEY_KP_Right where !control: step(by: 1)
+        case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: image.zoom(by: ZoomableImage.step)
+        case GDK_KEY_minus, GDK_KEY_KP_Subtract: image.zoom(by: 1 / ZoomableImage.step)
+        case GDK_KEY_0, GDK_KEY_KP_0: image.fit()
+        case GDK_KEY_1 where !control, GDK_KEY_KP_1 where !control: image.actualSize()
+        case GDK_KEY_Delete where !control, GDK_KEY_KP_Delete where !control: deleteCurrent()
+        case GDK_KEY_s where control, GDK_KEY_S where control: saveAs()
+        case GDK_KEY_c where control, GDK_KEY_C where control: copyImage()
+        default: return false
+        }
+        return true
+    }
+
+    // MARK: Actions
+
+    /// Removes the photo from the album as the grid does (with Undo) and shows the next one.
+    private func deleteCurrent() {
+        let before = album.photos()
+        guard let index = before.firstIndex(where: { $0.id == current.id }) else { return }
+        album.remove(current)
+        let after = album.photos()
+        guard !after.isEmpty else {
+            onEmpty?()
+            return
+        }
+        show(after[min(index, after.count - 1)])
+    }
+
+    private func copyImage() {
+        guard let path = album.fileURL(current)?.path else { return }
+        Task { [weak self] in
+            let texture = await Texture.load(path: path, maxSize: 4096)
+            guard let self else { return }
+            guard let texture else {
+                self.showToast?(tr("This photo cannot be copied"))
+                return
+            }
+            Clipboard.copy(texture, from: self.image.root)
+            self.showToast?(tr("Image copied"))
+        }
+    }
+
+    /// Asks where to save a copy of the photo's file, as it was downloaded.
+    private func saveAs() {
+        guard let source = album.fileURL(current) else { return }
+        let name = Self.suggestedFileName(for: current, file: source)
+        Task { [weak self] in
+            guard let self,
+                  let target = await FileDialog.save(over: self.window, title: tr("Save Photo"), initialName: name,
+                                                     initialFolder: UserFolders.pictures) else { return }
+            do {
+                try await Task.detached(priority: .userInitiated) {
+                    try Data(contentsOf: source).write(to: target, options: .atomic)
+                }.value
+                // Translators: a toast after Save As…; %@ is the file's name.
+                self.showToast?(String(format: tr("Saved as “%@”"), target.lastPathComponent))
+            } catch {
+                // Translators: %@ is the system's reason, e.g. "No space left on device".
+                self.showToast?(String(format: tr("The photo could not be saved: %@"),
+                                       Store.reason(for: error)))
             }
         }
     }
 
-    func close() { loadTask?.cancel() }
+    /// The photo's title as a file name: no slashes or control characters, not hidden, not too
+    /// long, with the extension of what the file really is.
+    static func suggestedFileName(for photo: Photo, file: URL) -> String {
+        let head = (try? FileHandle(forReadingFrom: file)).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 64)
+        } ?? Data()
+        let ext = switch ImageCheck.format(of: head) {
+        case .png: "png"
+        case .gif: "gif"
+        case .webp: "webp"
+        case .jpeg, nil: "jpg"
+        }
+        var stem = String(photo.title.unicodeScalars.map { scalar -> Character in
+            scalar == "/" || scalar == "\\" || scalar.properties.generalCategory == .control ? "-" : Character(scalar)
+        })
+        stem = stem.trimmingCharacters(in: CharacterSet.whitespaces.union(CharacterSet(charactersIn: ".")))
+        if stem.count > 100 { stem = String(stem.prefix(100)).trimmingCharacters(in: .whitespaces) }
+        if stem.isEmpty { stem = tr("Photo") }
+        return "\(stem).\(ext)"
+    }
 }

@@ -41,7 +41,12 @@ VT_CAST(toggle_button, GtkToggleButton, GTK_TYPE_TOGGLE_BUTTON)
 VT_CAST(label, GtkLabel, GTK_TYPE_LABEL)
 VT_CAST(editable, GtkEditable, GTK_TYPE_EDITABLE)
 VT_CAST(event_controller, GtkEventController, GTK_TYPE_EVENT_CONTROLLER)
+VT_CAST(gesture, GtkGesture, GTK_TYPE_GESTURE)
 VT_CAST(gesture_single, GtkGestureSingle, GTK_TYPE_GESTURE_SINGLE)
+VT_CAST(gesture_drag, GtkGestureDrag, GTK_TYPE_GESTURE_DRAG)
+VT_CAST(scrolled_window, GtkScrolledWindow, GTK_TYPE_SCROLLED_WINDOW)
+VT_CAST(adjustment, GtkAdjustment, GTK_TYPE_ADJUSTMENT)
+VT_CAST(file_dialog, GtkFileDialog, GTK_TYPE_FILE_DIALOG)
 VT_CAST(popover, GtkPopover, GTK_TYPE_POPOVER)
 VT_CAST(search_entry, GtkSearchEntry, GTK_TYPE_SEARCH_ENTRY)
 VT_CAST(search_bar, GtkSearchBar, GTK_TYPE_SEARCH_BAR)
@@ -92,6 +97,8 @@ typedef void (*VtClickHandler)(gpointer instance, int n_press, double x, double 
 typedef void (*VtUintHandler)(gpointer instance, guint value, gpointer data);
 typedef gboolean (*VtEventHandler)(gpointer instance, GdkEvent *event, gpointer data);
 typedef gboolean (*VtKeyHandler)(gpointer instance, guint keyval, guint keycode, GdkModifierType state, gpointer data);
+typedef void (*VtDoubleHandler)(gpointer instance, double value, gpointer data);
+typedef gboolean (*VtScrollHandler)(gpointer instance, double dx, double dy, gpointer data);
 
 gulong vt_connect(gpointer instance, const char *signal, VtHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_bool(gpointer instance, const char *signal, VtBoolHandler handler, gpointer data, GClosureNotify notify);
@@ -101,6 +108,8 @@ gulong vt_connect_click(gpointer instance, const char *signal, VtClickHandler ha
 gulong vt_connect_uint(gpointer instance, const char *signal, VtUintHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_event(gpointer instance, const char *signal, VtEventHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_key(gpointer instance, const char *signal, VtKeyHandler handler, gpointer data, GClosureNotify notify);
+gulong vt_connect_double(gpointer instance, const char *signal, VtDoubleHandler handler, gpointer data, GClosureNotify notify);
+gulong vt_connect_scroll(gpointer instance, const char *signal, VtScrollHandler handler, gpointer data, GClosureNotify notify);
 
 // MARK: Variadic replacements.
 void vt_accessible_set_label(GtkWidget *widget, const char *label);

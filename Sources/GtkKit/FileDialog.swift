@@ -1,0 +1,43 @@
+import Foundation
+
+/// GtkFileDialog's "save" question. Inside Flatpak GTK asks the file-chooser portal, so the app
+/// writes where the user chose without any filesystem permission.
+@MainActor
+public enum FileDialog {
+    /// The file the user chose to save to, or nil when they cancelled (or no chooser could be shown).
+    public static func save(over window: ApplicationWindow, title: String, initialName: String,
+                            initialFolder: String?) async -> URL? {
+        let dialog = gtk_file_dialog_new()!
+        defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+        gtk_file_dialog_set_title(dialog, title)
+        gtk_file_dialog_set_initial_name(dialog, initialName)
+        gtk_file_dialog_set_modal(dialog, true.g)
+        if let initialFolder, let folder = g_file_new_for_path(initialFolder) {
+            gtk_file_dialog_set_initial_folder(dialog, folder)
+            g_object_unref(UnsafeMutableRawPointer(folder))
+        }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
+            let box = Unmanaged.passRetained(SaveReply(continuation)).toOpaque()
+            gtk_file_dialog_save(dialog, window.window, nil, { source, result, data in
+                let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let file = gtk_file_dialog_save_finish(vt_file_dialog(source), result, &error)
+                if let error { g_error_free(error) }  // dismissed or cancelled: not a failure to report
+                var url: URL?
+                if let file {
+                    if let path = g_file_get_path(file) {
+                        url = URL(fileURLWithPath: String(cString: path))
+                        g_free(path)
+                    }
+                    g_object_unref(UnsafeMutableRawPointer(file))
+                }
+                reply.continuation.resume(returning: url)
+            }, box)
+        }
+    }
+}
+
+private final class SaveReply {
+    let continuation: CheckedContinuation<URL?, Never>
+    init(_ continuation: CheckedContinuation<URL?, Never>) { self.continuation = continuation }
+}

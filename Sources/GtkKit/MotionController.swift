@@ -1,0 +1,9 @@
+/// GtkEventControllerMotion: the pointer moving over a widget, and leaving it.
+@MainActor
+public final class MotionController: EventController {
+    public init() { super.init(gtk_event_controller_motion_new()) }
+    @discardableResult
+    public func onMotion(_ handler: @escaping PointHandler) -> gulong { Signal.connect(raw, "motion", point: handler) }
+    @discardableResult
+    public func onLeave(_ handler: @escaping Handler) -> gulong { Signal.connect(raw, "leave", handler) }
+}

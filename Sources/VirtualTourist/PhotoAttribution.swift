@@ -1,0 +1,60 @@
+import Foundation
+import GtkKit
+import TouristModel
+
+/// The viewer's bottom bar: the photo's title, who took it and under which licence, and its web
+/// page. Attribution is what the licences ask for, so it is always shown; the bar is outside the
+/// photo, so outside text never takes the photo's space, however long.
+@MainActor
+final class PhotoAttribution {
+    let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
+    var onOpen: ((String) -> Void)?
+    private let titleLabel = Label()
+    private let creditLabel = Label()
+    private let openButton = Button(label: tr("Open in Browser"))
+    private var link: String?
+
+    init() {
+        root.setMargins(top: 8, bottom: 8, start: 12, end: 12)
+        titleLabel.addCSSClass("heading")
+        titleLabel.setEllipsize(PANGO_ELLIPSIZE_END)
+        root.append(titleLabel)
+        creditLabel.addCSSClass("dim-label")
+        creditLabel.setEllipsize(PANGO_ELLIPSIZE_END)
+        creditLabel.setSelectable(true)
+        root.append(creditLabel)
+        openButton.addCSSClass("pill")
+        openButton.setAlign(horizontal: GTK_ALIGN_CENTER)
+        openButton.setAccessibleDescription(tr("Opens the photo's web page"))
+        openButton.onClicked { [unowned self] in
+            if let link = self.link { self.onOpen?(link) }
+        }
+        root.append(openButton)
+    }
+
+    func show(_ photo: Photo) {
+        let name = photo.title.isEmpty ? tr("Untitled") : photo.title
+        titleLabel.text = name
+        titleLabel.tooltip = name.count > 80 ? String(name.prefix(500)) : nil
+        creditLabel.text = Self.credit(author: photo.author, license: photo.license)
+        // Only web pages: a stored link of another scheme is never handed to the desktop.
+        if let page = photo.pageURL, let scheme = URL(string: page)?.scheme?.lowercased(),
+           scheme == "https" || scheme == "http" {
+            link = page
+        } else {
+            link = nil
+        }
+        openButton.isVisible = link != nil
+    }
+
+    /// "By Jane Doe · CC BY-SA 4.0", or what is known of it.
+    static func credit(author: String, license: String) -> String {
+        switch (author.isEmpty, license.isEmpty) {
+        // Translators: the photo's author, then its licence, e.g. "By Jane Doe · CC BY-SA 4.0".
+        case (false, false): String(format: tr("By %1$@ · %2$@"), author, license)
+        case (false, true): String(format: tr("By %@ · licence unknown"), author)
+        case (true, false): String(format: tr("Author unknown · %@"), license)
+        case (true, true): tr("Author and licence unknown: see the photo's web page")
+        }
+    }
+}
