@@ -5,12 +5,23 @@ open class EventController: Object {
     public func handleBeforeChildren() {
         gtk_event_controller_set_propagation_phase(vt_event_controller(raw), GTK_PHASE_CAPTURE)
     }
+    /// Whether the event being handled comes from a touchscreen (or is a pointer event GTK
+    /// made from a touch).
+    public var isTouch: Bool {
+        let controller = vt_event_controller(raw)
+        if let event = gtk_event_controller_get_current_event(controller),
+           [GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE, GDK_TOUCH_END, GDK_TOUCH_CANCEL].contains(gdk_event_get_event_type(event)) {
+            return true
+        }
+        guard let device = gtk_event_controller_get_current_event_device(controller) else { return false }
+        return gdk_device_get_source(device) == GDK_SOURCE_TOUCHSCREEN
+    }
     /// The modifier keys held during the event being handled.
     public var modifiers: GdkModifierType { gtk_event_controller_get_current_event_state(vt_event_controller(raw)) }
 }
 
 @MainActor
-public final class LongPressGesture: EventController {
+public final class LongPressGesture: Gesture {
     public init() { super.init(gtk_gesture_long_press_new()) }
     @discardableResult
     public func onPressed(_ handler: @escaping PointHandler) -> gulong {
@@ -20,7 +31,7 @@ public final class LongPressGesture: EventController {
 }
 
 @MainActor
-public final class ClickGesture: EventController {
+public final class ClickGesture: Gesture {
     /// `button` 0 listens to every button.
     public init(button: UInt32 = 1) {
         super.init(gtk_gesture_click_new())

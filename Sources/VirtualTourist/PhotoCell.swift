@@ -154,8 +154,10 @@ final class PhotoCell {
         }
         root.addController(click)
         let longPress = LongPressGesture()
-        longPress.onPressed { [weak self] _, _ in
+        longPress.onPressed { [weak self, weak longPress] _, _ in
             guard let self else { return }
+            // Claimed, so lifting the finger is not also a tap: that removed the photo just opened.
+            longPress?.claim()
             self.cancelPendingTap()
             if let id = self.photoID { self.onOpen?(id) }
         }

@@ -75,7 +75,10 @@ final class PhotoViewer {
         image.onSwipe = { [unowned self] forward in self.step(by: forward ? 1 : -1) }
 
         let motion = MotionController()
-        motion.onMotion { [unowned self] _, _ in self.showArrows() }
+        // Not for a finger: touch has the swipe, and buttons appearing under it get in the way.
+        motion.onMotion { [unowned self, unowned motion] _, _ in
+            if !motion.isTouch && !self.image.recentlyTouched { self.showArrows() }
+        }
         motion.onLeave { [unowned self] in self.setArrowsShown(false) }
         stage.addController(motion)
         // Before the focused widget: ← and → would otherwise move focus between the buttons.

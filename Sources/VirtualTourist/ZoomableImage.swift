@@ -24,6 +24,8 @@ final class ZoomableImage {
     private var pointer: (x: Double, y: Double)?
     private var drag: (startH: Double, startV: Double, moved: Bool)?
     private var pinchStartZoom: Double?
+    /// When a finger last touched the photo (now, while one is down).
+    private var lastTouch: ContinuousClock.Instant?
     private var controllers: [EventController] = []
 
     /// Beyond the fitted size, up to 8 photo pixels per screen pixel (and at least twice the fit).
@@ -54,6 +56,13 @@ final class ZoomableImage {
     }
 
     var isZoomed: Bool { zoom > 1 }
+
+    /// Whether a finger is on the photo or just left it: pointer motion then is the system's
+    /// (or a browser's) imitation of a mouse, not a mouse.
+    var recentlyTouched: Bool {
+        guard let lastTouch else { return false }
+        return drag != nil || pinchStartZoom != nil || ContinuousClock.now - lastTouch < .seconds(1)
+    }
 
     /// Multiplies the zoom by `factor` around the centre of the view.
     func zoom(by factor: Double) { setZoom(zoom * factor) }
@@ -142,6 +151,7 @@ final class ZoomableImage {
         }
 
         let pinch = ZoomGesture()
+        pinch.handleBeforeChildren()
         pinch.onBegin { [weak self, weak pinch] in
             self?.pinchStartZoom = self?.zoom
             self?.drag = nil
@@ -156,12 +166,15 @@ final class ZoomableImage {
         // Before the scrolled window, so a zoomed photo pans the same way with a mouse or a finger.
         let dragGesture = DragGesture()
         dragGesture.handleBeforeChildren()
-        dragGesture.onBegin { [weak self] _, _ in
+        dragGesture.onBegin { [weak self, weak dragGesture] _, _ in
             guard let self else { return }
+            if dragGesture?.isTouch == true { self.lastTouch = .now }
             self.drag = (self.root.horizontal.value, self.root.vertical.value, false)
         }
         dragGesture.onUpdate { [weak self, weak dragGesture] dx, dy in
             guard let self, self.pinchStartZoom == nil, var drag = self.drag else { return }
+            // Claimed once it moves, not before: a second finger (a pinch) or a second tap
+            // must still reach the other gestures.
             if !drag.moved, hypot(dx, dy) >= Self.dragThreshold {
                 drag.moved = true
                 dragGesture?.claim()
@@ -171,8 +184,10 @@ final class ZoomableImage {
             self.root.horizontal.value = drag.startH - dx
             self.root.vertical.value = drag.startV - dy
         }
-        dragGesture.onEnd { [weak self] dx, dy in
-            guard let self, let drag = self.drag else { return }
+        dragGesture.onEnd { [weak self, weak dragGesture] dx, dy in
+            guard let self else { return }
+            if dragGesture?.isTouch == true { self.lastTouch = .now }
+            guard let drag = self.drag else { return }
             self.drag = nil
             // A swipe: mostly sideways, over a sixth of the width (at least 48 px).
             guard drag.moved, !self.isZoomed, self.pinchStartZoom == nil,
