@@ -27,9 +27,10 @@ swiftc=$(command -v swiftc || true)
 [[ -n $swiftc ]] || swiftc=/opt/swift/usr/bin/swiftc
 [[ -x $swiftc ]] || { echo "fuzz: swiftc not found" >&2; exit 1; }
 
-# The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out.
+# The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out. Their
+# messages are translated (Localization, with gettext from the CIntl module map).
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageCheck
-         Settings Place Geocoder)
+         Settings Place Geocoder Localization)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
                     [geocoder]=PlaceDecoder)
@@ -44,7 +45,7 @@ build() {
     local name=$1
     # lld: gold warns about every ASan symbol it cannot export.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-        -module-name TouristFuzz "${model_files[@]}" "Tests/Fuzz/${sources[$name]}.swift" \
+        -module-name TouristFuzz -I Sources/CIntl "${model_files[@]}" "Tests/Fuzz/${sources[$name]}.swift" \
         -o "$out/bin/$name"
 }
 

@@ -1,3 +1,5 @@
+import TouristModel
+
 /// libadwaita's dialogs (AdwDialog family): centred over the window on a desktop, bottom sheets
 /// on a narrow window.
 
@@ -8,7 +10,7 @@ public enum AlertDialog {
     public static func show(over parent: Widget, heading: String, body: String) {
         let dialog = adw_alert_dialog_new(heading, body)
         let alert = vt_adw_alert_dialog(UnsafeMutableRawPointer(dialog))
-        adw_alert_dialog_add_response(alert, "close", "_Close")
+        adw_alert_dialog_add_response(alert, "close", tr("_Close"))
         adw_alert_dialog_set_default_response(alert, "close")
         adw_alert_dialog_set_close_response(alert, "close")
         adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)

@@ -20,7 +20,7 @@ public final class TileSource: Object {
             return ImageCheck.looksLikeImage(data) ? 1 : 0
         }
         let renderer = shumate_raster_renderer_new_full(
-            "virtual-tourist-tiles", "OpenStreetMap", "Map data © OpenStreetMap contributors",
+            "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
             "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
             vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))
         self.dataSource = OpaquePointer(UnsafeMutableRawPointer(dataSource!))
@@ -102,7 +102,7 @@ public final class MapView: Widget {
 
     /// libshumate's zoom buttons are icon-only and unnamed: screen readers would say "button".
     private static func nameZoomButtons(in root: UnsafeMutablePointer<GtkWidget>) {
-        let names = ["zoom-in-symbolic": "Zoom In", "zoom-out-symbolic": "Zoom Out"]
+        let names = ["zoom-in-symbolic": tr("Zoom In"), "zoom-out-symbolic": tr("Zoom Out")]
         var child = gtk_widget_get_first_child(root)
         while let widget = child {
             if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_button_get_type()).isTrue,

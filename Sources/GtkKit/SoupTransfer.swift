@@ -69,7 +69,7 @@ final class SoupTransfer {
     private func send() {
         if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
         message = soup_message_new("GET", url.absoluteString)
-        guard let message else { return finish(.failure(HTTPError.network("Invalid address"))) }
+        guard let message else { return finish(.failure(HTTPError.network(tr("Invalid address")))) }
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
         if rules.policy != nil { watchConnections(of: message) }
         // Each callback owns one retain of the transfer, taken here and released there.
@@ -109,9 +109,9 @@ final class SoupTransfer {
     /// libsoup would follow redirects itself, into any address: each target is checked here.
     private func redirect(to location: String?) {
         redirects += 1
-        guard redirects <= rules.maxRedirects else { return finish(.failure(HTTPError.network("Too many redirects"))) }
+        guard redirects <= rules.maxRedirects else { return finish(.failure(HTTPError.network(tr("Too many redirects")))) }
         guard let location, let next = URL(string: location, relativeTo: url)?.absoluteURL else {
-            return finish(.failure(HTTPError.network("A redirect without a valid address")))
+            return finish(.failure(HTTPError.network(tr("A redirect without a valid address"))))
         }
         guard let scheme = next.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return finish(.failure(HTTPError.unsupportedScheme(next.scheme ?? "")))
@@ -142,7 +142,10 @@ final class SoupTransfer {
         if size == 0 {
             // libsoup reports a connection closed early as a normal end of the body.
             if let expectedLength, received < expectedLength {
-                return finish(.failure(HTTPError.network("The download was cut short (\(received) of \(expectedLength) bytes)")))
+                // Translators: the bytes received and the bytes announced.
+                let text = String(format: tr("The download was cut short (%1$@ of %2$@ bytes)"),
+                                  Localization.count(received), Localization.count(expectedLength))
+                return finish(.failure(HTTPError.network(text)))
             }
             return finish(.success(body))
         }
@@ -263,7 +266,7 @@ final class SoupTransfer {
     private static func systemError() -> String { String(cString: strerror(errno)) }
 
     private static func map(_ error: UnsafeMutablePointer<GError>?) -> HTTPError {
-        guard let error else { return .network("Unknown error") }
+        guard let error else { return .network(tr("Unknown error")) }
         defer { g_error_free(error) }
         if error.pointee.domain == g_io_error_quark() {
             switch GIOErrorEnum(rawValue: UInt32(error.pointee.code)) {

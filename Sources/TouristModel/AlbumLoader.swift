@@ -245,7 +245,8 @@ public final class AlbumLoader {
         var saved: Photo?
         var failure: Error?
         do {
-            guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse("Bad image address") }
+            // The address came in the service's answer.
+            guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse(source.displayName) }
             // Also for rows stored earlier, e.g. during an offline demo against a loopback service.
             guard source.addressPolicy.allows(url) else { throw PhotoSourceError.blockedAddress }
             let incoming = store.incomingFile(photoId: id)
@@ -299,7 +300,7 @@ public final class AlbumLoader {
         if let error = error as? HTTPError { return PhotoSourceError.from(error, service: service).errorDescription ?? "\(error)" }
         if let error = error as? DurableFile.IOError { return PhotoSourceError.cannotSave(error.reason).errorDescription ?? error.reason }
         if let error = error as? CocoaError, error.code == .fileWriteOutOfSpace {
-            return PhotoSourceError.cannotSave("the disk is full").errorDescription ?? "\(error)"
+            return PhotoSourceError.cannotSave(tr("the disk is full")).errorDescription ?? "\(error)"
         }
         if let error = error as? LocalizedError, let text = error.errorDescription { return text }
         return error.localizedDescription

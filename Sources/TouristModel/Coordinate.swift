@@ -17,19 +17,21 @@ public struct Coordinate: Sendable, Hashable, Codable {
     }
 }
 
-/// Number formatting that never depends on the user's locale: URLs and
-/// accessible names must use '.' as the decimal separator.
+/// Number formatting that never depends on the user's locale, for URLs and query parameters
+/// (what people read goes through `Localization.decimal`).
 enum NumberText {
     private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// Fixed number of decimals; a value that rounds to zero prints without a
     /// sign so screen readers never say "minus zero".
     static func fixed(_ value: Double, decimals: Int) -> String {
-        var text = String(format: "%.\(decimals)f", locale: posix, value)
-        if text.hasPrefix("-"), text.dropFirst().allSatisfy({ $0 == "0" || $0 == "." }) {
-            text.removeFirst()
-        }
-        return text
+        droppingNegativeZero(String(format: "%.\(decimals)f", locale: posix, value))
+    }
+
+    /// "-0.00" (or "-0,00") without its sign.
+    static func droppingNegativeZero(_ text: String) -> String {
+        guard text.hasPrefix("-"), !text.contains(where: { $0.isNumber && $0 != "0" }) else { return text }
+        return String(text.dropFirst())
     }
 
     /// Shortest reasonable form for query parameters: up to 6 decimals, no trailing zeros.

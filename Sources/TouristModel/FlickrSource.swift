@@ -100,11 +100,25 @@ public struct FlickrSource: PhotoSource {
                          photos: photos)
     }
 
-    static let licenseNames: [Int: String] = [
-        0: "All Rights Reserved", 1: "CC BY-NC-SA 2.0", 2: "CC BY-NC 2.0", 3: "CC BY-NC-ND 2.0",
-        4: "CC BY 2.0", 5: "CC BY-SA 2.0", 6: "CC BY-ND 2.0", 7: "No known copyright restrictions",
-        8: "United States Government Work", 9: "CC0 1.0", 10: "Public Domain Mark 1.0",
-    ]
+    /// Licence names as the photo shows them. Looked up at each use (not a stored table), so
+    /// the translations are those of the running locale.
+    static func licenseName(_ id: Int) -> String {
+        switch id {
+        case 0: tr("All Rights Reserved")
+        case 1: "CC BY-NC-SA 2.0"
+        case 2: "CC BY-NC 2.0"
+        case 3: "CC BY-NC-ND 2.0"
+        case 4: "CC BY 2.0"
+        case 5: "CC BY-SA 2.0"
+        case 6: "CC BY-ND 2.0"
+        case 7: tr("No known copyright restrictions")
+        case 8: tr("United States Government Work")
+        case 9: "CC0 1.0"
+        case 10: "Public Domain Mark 1.0"
+        // Translators: a licence Flickr added after this app was written; %@ is its number.
+        default: String(format: tr("License %@"), String(id))
+        }
+    }
 
     private static func remotePhoto(_ item: PhotoJSON) -> RemotePhoto? {
         let id = item.id?.value
@@ -134,7 +148,7 @@ public struct FlickrSource: PhotoSource {
         if let owner, let id, isToken(owner), isToken(id) {
             pageURL = URL(string: "https://www.flickr.com/photos/\(owner)/\(id)")
         }
-        let license = item.license.in(Self.licenseRange).map { licenseNames[$0] ?? "License \($0)" } ?? ""
+        let license = item.license.in(Self.licenseRange).map(licenseName) ?? ""
         return RemotePhoto(
             sourceId: id ?? image.url.absoluteString,
             imageURL: image.url,

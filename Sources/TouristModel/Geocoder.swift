@@ -10,11 +10,15 @@ public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .rateLimited: return "The place search is receiving too many requests; try again in a minute"
-        case .unavailable(let status): return "The place search is unavailable right now (error \(status))"
-        case .malformed: return "The place search sent an answer that could not be read"
-        case .network(let detail): return "Could not reach the place search: \(detail)"
-        case .timedOut: return "The place search did not answer in time"
+        case .rateLimited: return tr("The place search is receiving too many requests; try again in a minute")
+        case .unavailable(let status):
+            // Translators: %@ is an HTTP status code, e.g. 503.
+            return String(format: tr("The place search is unavailable right now (error %@)"), String(status))
+        case .malformed: return tr("The place search sent an answer that could not be read")
+        case .network(let detail):
+            // Translators: %@ is the reason, often the system's own words.
+            return String(format: tr("Could not reach the place search: %@"), detail)
+        case .timedOut: return tr("The place search did not answer in time")
         }
     }
 }
@@ -102,7 +106,9 @@ public final class Geocoder {
         case .status(let status): return .unavailable(status)
         case .timedOut, .tooSlow: return .timedOut
         case .tooLarge, .unsupportedScheme, .blockedAddress: return .malformed
-        case .cancelled: return .network("cancelled")
+        case .cancelled:
+            // Translators: why a place search did not reach the server ("Could not reach the place search: cancelled").
+            return .network(tr("cancelled"))
         case .network(let detail), .cannotWrite(let detail): return .network(detail)
         }
     }

@@ -9,26 +9,71 @@ public enum Localization {
     public static let domain = "virtual-tourist"
 
     /// Looks up the domain's catalogues under `localeDirectory`, read as UTF-8 whatever the locale.
+    /// Also the default domain, for GtkBuilder's translatable properties.
     public static func bind(to localeDirectory: String) {
         bindtextdomain(domain, localeDirectory)
         bind_textdomain_codeset(domain, "UTF-8")
+        textdomain(domain)
+    }
+
+    // Numbers for people follow the C library's LC_NUMERIC, which the app takes from the
+    // environment at start (setlocale): Foundation's `Locale.current` on Linux ignores LANG and
+    // LC_ALL (it is "en_001" whatever they say), and String(format:) has no grouping flag.
+
+    /// A count with the locale's digit grouping: "1,234" in English, "1.234" in German.
+    public static func count(_ value: Int) -> String {
+        formatC("%'ld", value)
+    }
+
+    /// A fixed number of decimals with the locale's decimal separator ("48,8584" in German);
+    /// a value that rounds to zero has no sign, so screen readers never say "minus zero".
+    public static func decimal(_ value: Double, decimals: Int) -> String {
+        NumberText.droppingNegativeZero(formatC("%.*f", Int32(decimals), value))
+    }
+
+    /// "48.8584, 2.2945", or "48,8584; 2,2945" where the decimal separator is a comma, so the
+    /// two numbers stay apart.
+    public static func coordinates(_ coordinate: Coordinate, decimals: Int) -> String {
+        let separator = String(cString: localeconv().pointee.decimal_point) == "," ? "; " : ", "
+        return decimal(coordinate.latitude, decimals: decimals) + separator
+            + decimal(coordinate.longitude, decimals: decimals)
+    }
+
+    /// printf in the current C locale (vsnprintf reads LC_NUMERIC; Swift's String(format:) does
+    /// only in part).
+    private static func formatC(_ format: String, _ arguments: CVarArg...) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+        guard length >= 0 else { return "" }
+        if Int(length) >= buffer.count {
+            buffer = [CChar](repeating: 0, count: Int(length) + 1)
+            _ = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+        }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
 /// The translation of `message` (xgettext keyword `tr`).
 public func tr(_ message: String) -> String {
-    // Untranslated, gettext returns the pointer it was given: copy while that buffer still lives.
-    message.withCString { original in
-        String(cString: dgettext(Localization.domain, original))
+    // Without a translation gettext returns its argument: the temporary C copy of `message`,
+    // which must not be read once the call has returned, so compare it inside the closure.
+    message.withCString { msgid in
+        guard let translated = dgettext(Localization.domain, msgid), translated != UnsafeMutablePointer(mutating: msgid)
+        else { return message }
+        return String(cString: translated)
     }
 }
 
 /// The singular or plural translation for `count` (xgettext keyword `trn:1,2`); the result is a
 /// format string that still holds its `%d`/`%@` placeholders.
 public func trn(_ singular: String, _ plural: String, _ count: Int) -> String {
-    singular.withCString { one in
+    let n = UInt(clamping: count)
+    return singular.withCString { one in
         plural.withCString { many in
-            String(cString: dngettext(Localization.domain, one, many, UInt(clamping: count)))
+            guard let translated = dngettext(Localization.domain, one, many, n),
+                  translated != UnsafeMutablePointer(mutating: one), translated != UnsafeMutablePointer(mutating: many)
+            else { return count == 1 ? singular : plural }
+            return String(cString: translated)
         }
     }
 }

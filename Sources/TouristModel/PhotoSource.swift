@@ -72,37 +72,47 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .invalidAPIKey:
-            return "Flickr rejected the API key"
+            return tr("Flickr rejected the API key")
         case .serviceUnavailable(let service):
-            return "\(service) is unavailable right now"
+            // Translators: %@ is a photo service, "Flickr" or "Wikimedia Commons".
+            return String(format: tr("%@ is unavailable right now"), service)
         case .rateLimited(let service):
-            return "\(service) is receiving too many requests; try again in a few minutes"
+            // Translators: %@ is a photo service, "Flickr" or "Wikimedia Commons".
+            return String(format: tr("%@ is receiving too many requests; try again in a few minutes"), service)
         case .service(let code, let message):
-            return message.isEmpty ? "The service reported error \(code)" : message
+            // Translators: %@ is the error number the service sent.
+            return message.isEmpty ? String(format: tr("The service reported error %@"), String(code)) : message
         case .malformedResponse(let service):
-            return "\(service) sent a response that could not be read"
+            // Translators: %@ is a photo service, "Flickr" or "Wikimedia Commons".
+            return String(format: tr("%@ sent a response that could not be read"), service)
         case .http(let status):
-            return "The server answered with error \(status)"
+            // Translators: %@ is an HTTP status code, e.g. 404.
+            return String(format: tr("The server answered with error %@"), String(status))
         case .tooLarge:
-            return "The response was too large"
+            return tr("The response was too large")
         case .network(let detail):
-            return "Could not connect: \(detail)"
+            // Translators: %@ is the reason, often the system's own words.
+            return String(format: tr("Could not connect: %@"), detail)
         case .timedOut:
-            return "The connection timed out"
+            return tr("The connection timed out")
         case .cancelled:
-            return "The request was cancelled"
+            return tr("The request was cancelled")
         case .notAnImage:
-            return "The download is not a picture"
+            return tr("The download is not a picture")
         case .imageTooLarge(let width, let height):
-            return "The picture is too large to show (\(width) × \(height) pixels)"
+            // Translators: the picture's width and height in pixels.
+            return String(format: tr("The picture is too large to show (%1$@ × %2$@ pixels)"),
+                          Localization.count(width), Localization.count(height))
         case .unsupportedImage(let format):
-            return "\(format) pictures cannot be shown on this system"
+            // Translators: %@ is an image format, e.g. "WebP".
+            return String(format: tr("%@ pictures cannot be shown on this system"), format)
         case .tooSlow:
-            return "The server sent the picture too slowly"
+            return tr("The server sent the picture too slowly")
         case .cannotSave(let detail):
-            return "The picture could not be saved: \(detail)"
+            // Translators: %@ is the reason, e.g. "the disk is full".
+            return String(format: tr("The picture could not be saved: %@"), detail)
         case .blockedAddress:
-            return "The photo's address is not allowed: only secure (https) addresses on the internet are downloaded"
+            return tr("The photo's address is not allowed: only secure (https) addresses on the internet are downloaded")
         }
     }
 
@@ -113,7 +123,9 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
         case .status(503): return .serviceUnavailable(service)
         case .status(let status): return .http(status)
         case .tooLarge: return .tooLarge
-        case .unsupportedScheme(let scheme): return .network("unsupported address type \"\(scheme)\"")
+        case .unsupportedScheme(let scheme):
+            // Translators: %@ is the scheme of a web address, e.g. "ftp".
+            return .network(String(format: tr("unsupported address type “%@”"), scheme))
         case .cancelled: return .cancelled
         case .timedOut: return .timedOut
         case .tooSlow: return .tooSlow

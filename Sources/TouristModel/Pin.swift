@@ -27,13 +27,14 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
 
-    /// Label for screen readers; fixed POSIX formatting so it reads the same in every locale.
-    /// "48.8584, 2.2945": the pin's title wherever it is named.
-    public var coordinateText: String {
-        "\(NumberText.fixed(latitude, decimals: 4)), \(NumberText.fixed(longitude, decimals: 4))"
-    }
+    /// "48.8584, 2.2945" ("48,8584; 2,2945" in German): the pin's title wherever it is named.
+    public var coordinateText: String { Localization.coordinates(coordinate, decimals: 4) }
 
-    public var accessibleName: String { "Pin at \(coordinateText)" }
+    /// Label for screen readers and the pin's tooltip.
+    public var accessibleName: String {
+        // Translators: a pin's name for screen readers; %@ is its latitude and longitude.
+        String(format: tr("Pin at %@"), coordinateText)
+    }
 
     // Explicit names: GRDB's snake-case conversion cannot round-trip every Swift name.
     enum CodingKeys: String, CodingKey {

@@ -23,8 +23,10 @@ public struct PinClusters: Sendable {
 
         /// "12 pins near 48.86, 2.29": the group's name for screen readers and its tooltip.
         public var accessibleName: String {
-            "\(count) pins near \(NumberText.fixed(coordinate.latitude, decimals: 2)), "
-                + NumberText.fixed(coordinate.longitude, decimals: 2)
+            // Translators: a group of pins on the map; %1$@ is how many, %2$@ their mean latitude
+            // and longitude.
+            String(format: trn("%1$@ pin near %2$@", "%1$@ pins near %2$@", count),
+                   Localization.count(count), Localization.coordinates(coordinate, decimals: 2))
         }
     }
 

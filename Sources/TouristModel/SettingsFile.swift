@@ -14,11 +14,12 @@ public enum SettingsProblem: Error, Equatable, Sendable, LocalizedError {
     public var errorDescription: String? {
         switch self {
         case .unreadable(let path, let reason):
-            return "The settings file \(path) could not be read (\(reason)). Default settings are in use "
-                + "and changes will not be saved over it; fix its permissions and restart Virtual Tourist."
+            // Translators: %1$@ is the file's path, %2$@ the system's reason.
+            return String(format: tr("The settings file %1$@ could not be read (%2$@). Default settings are in use and changes will not be saved over it; fix its permissions and restart Virtual Tourist."), path, reason)
         case .movedAside(let url):
-            return "The settings file could not be used, so default settings are in use. "
-                + "It was kept as \(url.lastPathComponent) in \(url.deletingLastPathComponent().path)."
+            // Translators: %1$@ is the name the file was kept under, %2$@ its folder.
+            return String(format: tr("The settings file could not be used, so default settings are in use. It was kept as %1$@ in %2$@."),
+                          url.lastPathComponent, url.deletingLastPathComponent().path)
         }
     }
 }

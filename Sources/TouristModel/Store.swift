@@ -9,8 +9,8 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
 
     public var errorDescription: String? {
         switch self {
-        case .invalidCoordinate: return "The location is not a valid place on the map"
-        case .pinNotFound: return "The pin no longer exists"
+        case .invalidCoordinate: return tr("The location is not a valid place on the map")
+        case .pinNotFound: return tr("The pin no longer exists")
         }
     }
 }

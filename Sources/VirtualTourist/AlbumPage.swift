@@ -15,7 +15,7 @@ final class AlbumPage {
     private let grid: PhotoGrid
     private let stack = Stack()
     private let progress = Label()
-    private let newCollection = Button(label: "New Collection")
+    private let newCollection = Button(label: tr("New Collection"))
     private let emptyPage: StatusPage
     private let errorPage: StatusPage
     private let title: WindowTitle
@@ -36,9 +36,9 @@ final class AlbumPage {
         map = MapView(source: tiles, interactive: false)
         mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 140)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
-        emptyPage = StatusPage(icon: "image-missing-symbolic", title: "No Images",
-                               description: "No photos were found near this place.")
-        errorPage = StatusPage(icon: "network-error-symbolic", title: "Could Not Load Photos")
+        emptyPage = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
+                               description: tr("No photos were found near this place."))
+        errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
         let header = HeaderBar()  // its back button comes from the navigation view
         header.setTitle(title)
         let body = Box(GTK_ORIENTATION_VERTICAL)
@@ -48,20 +48,21 @@ final class AlbumPage {
         map.zoom = 12
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         map.addMarker(PinMarker(pin: pin) { _ in }.marker)
-        map.setMapLabel("Map of \(pin.coordinateText)")
+        // Translators: the small map on a pin's album; %@ is the pin's latitude and longitude.
+        map.setMapLabel(String(format: tr("Map of %@"), pin.coordinateText))
         body.append(mapClamp)
 
         stack.setExpand(horizontal: true, vertical: true)
         stack.add(grid.root, name: "photos")
-        let searching = StatusPage(icon: "image-loading-symbolic", title: "Looking for Photos…")
+        let searching = StatusPage(icon: "image-loading-symbolic", title: tr("Looking for Photos…"))
         let spinner = Spinner()
         spinner.isSpinning = true
         spinner.setSizeRequest(width: 32, height: 32)
         searching.setChild(spinner)
         stack.add(searching, name: "searching")
-        emptyPage.setChild(Self.pillButton("Try Again") { [weak loader] in loader?.retrySearch() })
+        emptyPage.setChild(Self.pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
         stack.add(emptyPage, name: "empty")
-        errorPage.setChild(Self.pillButton("Try Again") { [weak loader] in loader?.retrySearch() })
+        errorPage.setChild(Self.pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
         stack.add(errorPage, name: "error")
         body.append(stack)
 
@@ -71,9 +72,12 @@ final class AlbumPage {
         progress.setExpand(horizontal: true)
         progress.setXAlign(0)
         progress.addCSSClass("dim-label")
+        // Wraps rather than widening the page: "19 Fotos, 2 fehlgeschlagen" and the German button
+        // together are wider than a phone.
+        progress.setWrap(true)
         bar.append(progress)
         newCollection.addCSSClass("suggested-action")
-        newCollection.setAccessibleDescription("Replace these photos with a different set")
+        newCollection.setAccessibleDescription(tr("Replace these photos with a different set"))
         newCollection.onClicked { [weak loader] in loader?.newCollection() }
         bar.append(newCollection)
 
@@ -153,11 +157,16 @@ final class AlbumPage {
         }
         let (shown, total) = state.progress
         progress.text = switch state.phase {
-        case .searching, .idle: "Searching…"
-        case .filling: "\(shown) of \(total)"
+        case .searching, .idle: tr("Searching…")
+        // Translators: photos downloaded so far, and in all: "3 of 21".
+        case .filling: String(format: tr("%1$@ of %2$@"), Localization.count(shown), Localization.count(total))
         // What is shown, not what was expected: failed photos are counted apart.
-        case .ready where shown < total: "\(shown == 1 ? "1 photo" : "\(shown) photos"), \(total - shown) failed"
-        case .ready: total == 1 ? "1 photo" : "\(total) photos"
+        // Translators: %1$@ photos are shown and %2$@ could not be downloaded; the plural
+        // follows %1$@.
+        case .ready where shown < total: String(format: trn("%1$@ photo, %2$@ failed", "%1$@ photos, %2$@ failed", shown),
+                                                Localization.count(shown), Localization.count(total - shown))
+        // Translators: the album's footer once every photo is in.
+        case .ready: String(format: trn("%@ photo", "%@ photos", total), Localization.count(total))
         case .empty, .searchFailed: ""
         }
         newCollection.isSensitive = state.canRequestNewCollection
@@ -180,9 +189,9 @@ final class AlbumPage {
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.
     private func remove(_ id: Int64) {
         guard let removal = loader.remove(photoID: id) else { return }
-        let toast = Toast("Photo removed")
+        let toast = Toast(tr("Photo removed"))
         var undone = false
-        toast.setButton("Undo") { [loader] in
+        toast.setButton(tr("Undo")) { [loader] in
             undone = true
             loader.undo(removal)
         }

@@ -20,6 +20,17 @@ struct AppConfiguration {
     /// `VT_TILE_URL` replaces OpenStreetMap (tests point it at a loopback server).
     var tileURLTemplate: String { environment["VT_TILE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.osmTiles }
 
+    /// The translations: `VT_LOCALE_DIR` (the development tree's `.build/locale`, which
+    /// `meson-helpers/dev` compiles), else `share/locale` beside the `bin` folder of the running
+    /// executable, where Meson installs them (/usr/local/share/locale, /app/share/locale …).
+    var localeDirectory: String {
+        if let path = environment["VT_LOCALE_DIR"], !path.isEmpty { return path }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/locale").path
+    }
+
     /// Identifies the app, as OpenStreetMap's tile policy and Wikimedia's API etiquette require.
     var userAgent: String {
         "VirtualTourist/\(Self.version) (\(Self.website)) libsoup/\(soup_get_major_version()).\(soup_get_minor_version()).\(soup_get_micro_version())"

@@ -14,7 +14,7 @@ final class ClusterMarker {
         button = Button(label: "")
         button.addCSSClass("pin-group")
         gtk_widget_set_focus_on_click(button.widget, false.g)
-        button.setAccessibleDescription("Activate to zoom in on these pins")
+        button.setAccessibleDescription(tr("Activate to zoom in on these pins"))
         marker = Marker(child: button, latitude: cluster.coordinate.latitude, longitude: cluster.coordinate.longitude)
         button.onClicked { [unowned self] in activated(self.cluster) }
         show(cluster)

@@ -40,7 +40,8 @@ final class MainWindow {
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
         mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
         mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
-        mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem("Pin not saved: \(reason)") }
+        // Translators: %@ is the reason, e.g. "the disk is full".
+        mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem(String(format: tr("Pin not saved: %@"), reason)) }
         navigation.setRoot(mapPage.page)
         navigation.onPopped { [unowned self] tag in self.popped(tag) }
         // A tap on a button ends inside the button, so the navigation view's swipe tracker never
@@ -104,7 +105,7 @@ final class MainWindow {
     private func offerPin(at place: Place) {
         let name = place.name.split(separator: ",").first.map(String.init) ?? place.name
         let toast = Toast(name, timeout: 10)
-        toast.setButton("Drop Pin Here") { [unowned self] in
+        toast.setButton(tr("Drop Pin Here")) { [unowned self] in
             self.mapPage.dropPin(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
         }
         toasts.add(toast)
@@ -164,7 +165,7 @@ final class MainWindow {
         do {
             loader = try app.loaders.loader(for: pin)
         } catch {
-            showToast("This pin's album could not be opened")
+            showToast(tr("This pin's album could not be opened"))
             return
         }
         Trace.shared?.resetGap()
@@ -180,7 +181,7 @@ final class MainWindow {
 
     private func openPin(id: Int64) {
         guard let pin = (try? app.store?.pin(id: id)) ?? nil else {
-            showToast("That pin no longer exists")
+            showToast(tr("That pin no longer exists"))
             return
         }
         openAlbum(for: pin)
@@ -270,14 +271,15 @@ final class PendingPinDeletion {
     init(pin: Pin, store: Store?) {
         pins = [pin]
         self.store = store
-        toast = Toast("Pin deleted")
-        toast.setButton("Undo") { [unowned self] in self.undo() }
+        toast = Toast(tr("Pin deleted"))
+        toast.setButton(tr("Undo")) { [unowned self] in self.undo() }
         toast.onDismissed { [unowned self] in self.commit() }
     }
 
     func add(_ pin: Pin) {
         pins.append(pin)
-        toast.title = "\(pins.count) pins deleted"
+        // Translators: a toast after deleting several pins in edit mode.
+        toast.title = String(format: trn("%@ pin deleted", "%@ pins deleted", pins.count), Localization.count(pins.count))
     }
 
     private func undo() {

@@ -8,7 +8,7 @@ final class MapPage {
     private unowned let app: TouristApplication
     private(set) var page: NavigationPage!
     let map: MapView
-    private let editButton = ToggleButton(label: "Edit")
+    private let editButton = ToggleButton(label: tr("Edit"))
     private let banner: Revealer
     private let pins: PinLayer
     private let viewportSaver = Debouncer(milliseconds: 400)
@@ -33,22 +33,22 @@ final class MapPage {
         self.app = app
         map = MapView(source: tiles)
         pins = PinLayer(map: map, fallbackSize: (Int32(app.settings.windowWidth ?? 960), Int32(app.settings.windowHeight ?? 680)))
-        map.setMapLabel("World map")
+        map.setMapLabel(tr("World map"))
         map.setExpand(horizontal: true, vertical: true)
 
         let header = HeaderBar()
         header.setTitle(WindowTitle(title: "Virtual Tourist"))
-        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: "Main Menu", items: [
-            ("_Preferences", "app.preferences"),
-            ("_Keyboard Shortcuts", "win.show-help-overlay"),
-            ("_About Virtual Tourist", "app.about"),
+        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: [
+            (tr("_Preferences"), "app.preferences"),
+            (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
+            (tr("_About Virtual Tourist"), "app.about"),
         ]))
-        editButton.setAccessibleDescription("Delete pins by tapping them")
+        editButton.setAccessibleDescription(tr("Delete pins by tapping them"))
         header.packStart(editButton)
         placeSearch = PlaceSearch(geocoder: app.geocoder)
         header.packEnd(placeSearch.button)
 
-        let bannerLabel = Label("Tap Pins to Delete")
+        let bannerLabel = Label(tr("Tap Pins to Delete"))
         bannerLabel.addCSSClass("edit-banner")
         banner = Revealer(child: bannerLabel)
         // Over the map, not above it: entering edit mode must not shift the map.
@@ -63,7 +63,11 @@ final class MapPage {
         content.addTopBar(placeSearch.bar)
         placeSearch.onChoose = { [unowned self] place in self.fly(to: place) }
         placeSearch.onClose = { [unowned self] in self.focusMap() }
-        page = NavigationPage(child: content, title: "Virtual Tourist", tag: "map")
+        // A narrow window (a phone) drops the title, which would only show "Virt…" there, so that
+        // longer button labels than "Edit" (German's "Bearbeiten") still leave room for the rest.
+        let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
+        bin.addBreakpoint("max-width: 400sp", [(header, "show-title", .bool(false))])
+        page = NavigationPage(child: bin, title: "Virtual Tourist", tag: "map")
         if !app.settings.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
             overlay.addOverlay(card.root)
@@ -171,7 +175,7 @@ final class MapPage {
     /// told why.
     func dropPin(latitude: Double, longitude: Double) {
         guard let store = app.store else {
-            onPinNotSaved?("the data folder cannot be written to")
+            onPinNotSaved?(tr("the data folder cannot be written to"))
             return
         }
         do {
@@ -199,7 +203,7 @@ final class MapPage {
 
     private func editingChanged() {
         let editing = isEditing
-        editButton.label = editing ? "Done" : "Edit"
+        editButton.label = editing ? tr("Done") : tr("Edit")
         banner.isRevealed = editing
         pins.isDeletable = editing
     }
@@ -227,7 +231,7 @@ final class MapPage {
     private func showContextMenu(x: Double, y: Double) {
         contextMenu?.popdown()
         let location = map.location(x: x, y: y)
-        let button = Button(label: "Drop Pin Here")
+        let button = Button(label: tr("Drop Pin Here"))
         button.addCSSClass("flat")
         let popover = Popover(child: button)
         popover.attach(to: Widget(map.mapWidget))

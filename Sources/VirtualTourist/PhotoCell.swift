@@ -33,17 +33,24 @@ final class PhotoCell {
         if photoID != photo.id { unbind() }
         photoID = photo.id
         position = (index, total)
-        let title = photo.title.isEmpty ? "Untitled" : photo.title
+        let title = photo.title.isEmpty ? tr("Untitled") : photo.title
+        let (number, count) = (Localization.count(index + 1), Localization.count(total))
         switch cell {
         case .placeholder:
-            show(loading: true, failed: false, label: "Loading photo \(index + 1) of \(total)")
+            // Translators: a grid cell's name for screen readers: "Loading photo 3 of 21".
+            show(loading: true, failed: false, label: String(format: tr("Loading photo %1$@ of %2$@"), number, count))
         case .shown:
             if isUnreadable { return showUnreadable() }
-            show(loading: false, failed: false, label: "Photo \(index + 1) of \(total): \(title)")
+            // Translators: a grid cell's name for screen readers; %3$@ is the photo's title.
+            show(loading: false, failed: false, label: String(format: tr("Photo %1$@ of %2$@: %3$@"), number, count, title))
         case .failed:
-            let why = photo.failure.map { " (\($0))" } ?? ""
-            show(loading: false, failed: true,
-                 label: "Photo \(index + 1) of \(total) could not be downloaded\(why); activate to try again")
+            let label = if let why = photo.failure {
+                // Translators: a grid cell's name for screen readers; %3$@ is why the download failed.
+                String(format: tr("Photo %1$@ of %2$@ could not be downloaded (%3$@); activate to try again"), number, count, why)
+            } else {
+                String(format: tr("Photo %1$@ of %2$@ could not be downloaded; activate to try again"), number, count)
+            }
+            show(loading: false, failed: true, label: label)
         }
         root.tooltip = cell.isFailed ? photo.failure : nil
     }
@@ -63,8 +70,10 @@ final class PhotoCell {
     /// A stored photo whose file doesn't decode: a failed cell that says so, not a blank one.
     private func showUnreadable() {
         isUnreadable = true
-        let reason = "This picture cannot be shown: its file is damaged, too large or in a format this system cannot read"
-        show(loading: false, failed: true, label: "Photo \(position.index + 1) of \(position.total) cannot be shown")
+        let reason = tr("This picture cannot be shown: its file is damaged, too large or in a format this system cannot read")
+        let label = String(format: tr("Photo %1$@ of %2$@ cannot be shown"),
+                           Localization.count(position.index + 1), Localization.count(position.total))
+        show(loading: false, failed: true, label: label)
         root.tooltip = reason
     }
 

@@ -29,7 +29,7 @@ final class PhotoGrid {
         grid = GridView(model: list, setup: { setup($0) }, bind: { bind($0) }, unbind: { unbind($0) },
                         teardown: { teardown($0) })
         grid.setColumns(min: 2, max: 12)
-        grid.setAccessibleLabel("Photos")
+        grid.setAccessibleLabel(tr("Photos"))
         grid.addCSSClass("album-grid")
         // The grid must be the scrolled window's direct child, or its items are not recycled.
         root = ScrolledWindow(child: grid)

@@ -24,7 +24,7 @@ struct MissingKeySource: PhotoSource {
     var id: String { "flickr" }
     var displayName: String { "Flickr" }
     func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
-        throw PhotoSourceError.service(code: 0, message: "Flickr needs an API key: add yours in Preferences, or choose Wikimedia Commons.")
+        throw PhotoSourceError.service(code: 0, message: tr("Flickr needs an API key: add yours in Preferences, or choose Wikimedia Commons."))
     }
     func highestPage(total: Int, pages: Int, perPage: Int) -> Int { 1 }
 }

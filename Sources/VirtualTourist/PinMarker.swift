@@ -37,10 +37,10 @@ final class PinMarker {
         didSet {
             if isDeletable {
                 button.addCSSClass("deletable")
-                button.setAccessibleDescription("Activate to delete this pin")
+                button.setAccessibleDescription(tr("Activate to delete this pin"))
             } else {
                 button.removeCSSClass("deletable")
-                button.setAccessibleDescription("Activate to open this place's photos")
+                button.setAccessibleDescription(tr("Activate to open this place's photos"))
             }
         }
     }

@@ -6,7 +6,7 @@ import TouristModel
 /// are listed over the map. Choosing one hands it to `onChoose`.
 @MainActor
 final class PlaceSearch {
-    let button = ToggleButton(icon: "system-search-symbolic", label: "Search for a Place")
+    let button = ToggleButton(icon: "system-search-symbolic", label: tr("Search for a Place"))
     let bar: SearchBar
     /// Goes over the map, under the search bar.
     let results: Revealer
@@ -14,7 +14,7 @@ final class PlaceSearch {
     /// The search bar closed by Esc: focus should go somewhere useful.
     var onClose: (() -> Void)?
 
-    private let entry = SearchEntry(placeholder: "Search for a place")
+    private let entry = SearchEntry(placeholder: tr("Search for a place"))
     private let list = ListBox()
     private let status = Label()
     private let geocoder: Geocoder
@@ -23,7 +23,7 @@ final class PlaceSearch {
 
     init(geocoder: Geocoder) {
         self.geocoder = geocoder
-        entry.setAccessibleLabel("Place name")
+        entry.setAccessibleLabel(tr("Place name"))
         entry.setExpand(horizontal: true)
         bar = SearchBar(entry: entry, child: Clamp(child: entry, orientation: GTK_ORIENTATION_HORIZONTAL, maximum: 520))
         button.bindActive(to: bar, property: "search-mode-enabled")
@@ -32,7 +32,7 @@ final class PlaceSearch {
         status.setXAlign(0)
         status.addCSSClass("dim-label")
         status.setMargins(top: 6, bottom: 6, start: 12, end: 12)
-        list.setAccessibleLabel("Places Found")
+        list.setAccessibleLabel(tr("Places Found"))
         let column = Box(GTK_ORIENTATION_VERTICAL, spacing: 6)
         column.append(status)
         column.append(list)
@@ -83,12 +83,13 @@ final class PlaceSearch {
         task?.cancel()
         let query = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !query.isEmpty else { return hideResults() }
-        show(message: "Searching…", places: [])
+        show(message: tr("Searching…"), places: [])
         task = Task { [weak self, geocoder] in
             do {
                 let found = try await geocoder.search(query)
                 guard let self, !Task.isCancelled else { return }
-                self.show(message: found.isEmpty ? "No places found for “\(query)”" : nil, places: found)
+                // Translators: %@ is what the user searched for.
+                self.show(message: found.isEmpty ? String(format: tr("No places found for “%@”"), query) : nil, places: found)
                 self.list.focusFirstRow()
             } catch is CancellationError {
             } catch {

@@ -5,7 +5,7 @@ import TouristModel
 /// Every change is saved at once. The window keeps this object while the dialog is open.
 @MainActor
 final class PreferencesDialog {
-    private let dialog = GtkKit.PreferencesDialog(title: "Preferences")
+    private let dialog = GtkKit.PreferencesDialog(title: tr("Preferences"))
     private unowned let app: TouristApplication
     private let source: ComboRow
     private let key: EntryRow
@@ -15,18 +15,18 @@ final class PreferencesDialog {
     init(app: TouristApplication) {
         self.app = app
         let settings = app.settings
-        source = ComboRow(title: "Photo Source", options: Self.choices.map(Self.label),
+        source = ComboRow(title: tr("Photo Source"), options: Self.choices.map(Self.label),
                           selected: Self.choices.firstIndex(of: settings.source) ?? 0)
-        key = EntryRow(title: "Flickr API Key", text: settings.flickrAPIKey ?? "", password: true)
-        count = SpinRow(title: "Photos per Album", subtitle: "How many photos a new album shows",
+        key = EntryRow(title: tr("Flickr API Key"), text: settings.flickrAPIKey ?? "", password: true)
+        count = SpinRow(title: tr("Photos per Album"), subtitle: tr("How many photos a new album shows"),
                         value: settings.photosPerAlbum, range: Settings.photosPerAlbumRange)
         // Weak: each handler lives in its row's GObject, which this object owns; a strong capture
         // would make a cycle that keeps every opened dialog alive.
         source.onSelected { [weak self] in self?.save() }
         key.onChanged { [weak self] in self?.save() }
         count.onChanged { [weak self] in self?.save() }
-        dialog.addGroup(title: "Photos",
-                        description: "Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise.",
+        dialog.addGroup(title: tr("Photos"),
+                        description: tr("Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise."),
                         rows: [source, key, count])
     }
 
@@ -48,7 +48,7 @@ final class PreferencesDialog {
 
     private static func label(_ choice: Settings.SourceChoice) -> String {
         switch choice {
-        case .automatic: "Automatic"
+        case .automatic: tr("Automatic")
         case .commons: "Wikimedia Commons"
         case .flickr: "Flickr"
         }

@@ -1,30 +1,35 @@
 import GtkKit
+import TouristModel
 
 /// The Keyboard Shortcuts window (Ctrl+?), installed as the window's help overlay, which also
 /// provides the win.show-help-overlay action.
 @MainActor
 enum ShortcutsWindow {
-    private static let sections: [(title: String, shortcuts: [(String, String)])] = [
-        ("Map", [("Find a place", "&lt;Control&gt;f"),
-                 ("Drop a pin in the middle of the map", "&lt;Control&gt;d"),
-                 ("Leave edit mode", "Escape")]),
-        ("Album", [("Go back", "Escape &lt;Alt&gt;Left"),
-                   ("Open the selected photo", "Return"),
-                   ("Remove the selected photo", "Delete")]),
-        ("General", [("Undo the last removal", "&lt;Control&gt;z"),
-                     ("Preferences", "&lt;Control&gt;comma"),
-                     ("Keyboard shortcuts", "&lt;Control&gt;question"),
-                     ("Close the window", "&lt;Control&gt;w"),
-                     ("Quit", "&lt;Control&gt;q")]),
-    ]
+    // Built when installed (after the catalogue is bound), not as a stored table.
+    private static var sections: [(title: String, shortcuts: [(String, String)])] {
+        [
+            (tr("Map"), [(tr("Find a place"), "&lt;Control&gt;f"),
+                         (tr("Drop a pin in the middle of the map"), "&lt;Control&gt;d"),
+                         (tr("Leave edit mode"), "Escape")]),
+            (tr("Album"), [(tr("Go back"), "Escape &lt;Alt&gt;Left"),
+                           (tr("Open the selected photo"), "Return"),
+                           (tr("Remove the selected photo"), "Delete")]),
+            (tr("General"), [(tr("Undo the last removal"), "&lt;Control&gt;z"),
+                             (tr("Preferences"), "&lt;Control&gt;comma"),
+                             (tr("Keyboard shortcuts"), "&lt;Control&gt;question"),
+                             (tr("Close the window"), "&lt;Control&gt;w"),
+                             (tr("Quit"), "&lt;Control&gt;q")]),
+        ]
+    }
 
     static func install(on window: ApplicationWindow) {
         var xml = "<interface><object class=\"GtkShortcutsWindow\" id=\"help_overlay\"><property name=\"modal\">1</property>"
         xml += "<child><object class=\"GtkShortcutsSection\"><property name=\"section-name\">main</property>"
+        // Titles are escaped: a translation may hold "&" or "<".
         for section in sections {
-            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(section.title)</property>"
+            xml += "<child><object class=\"GtkShortcutsGroup\"><property name=\"title\">\(markupEscaped(section.title))</property>"
             for (title, accelerator) in section.shortcuts {
-                xml += "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">\(title)</property>"
+                xml += "<child><object class=\"GtkShortcutsShortcut\"><property name=\"title\">\(markupEscaped(title))</property>"
                 xml += "<property name=\"accelerator\">\(accelerator)</property></object></child>"
             }
             xml += "</object></child>"

@@ -76,7 +76,8 @@ final class TouristApplication {
             guard !saveFailureReported else { return }
             saveFailureReported = true
             Log.error("Could not save settings: \(error.localizedDescription)")
-            window?.showProblem("Settings not saved: \(Store.reason(for: error))")
+            // Translators: %@ is the reason, e.g. "the disk is full".
+            window?.showProblem(String(format: tr("Settings not saved: %@"), Store.reason(for: error)))
         }
     }
 
@@ -97,8 +98,9 @@ final class TouristApplication {
                 problems.append(text)
             }
         } catch {
-            problems.append("Virtual Tourist cannot save pins in \(configuration.paths.dataDirectory.path): "
-                + "\(error.localizedDescription). Pins cannot be dropped until the folder can be written to.")
+            // Translators: %1$@ is a folder, %2$@ the reason it cannot be used.
+            problems.append(String(format: tr("Virtual Tourist cannot save pins in %1$@: %2$@. Pins cannot be dropped until the folder can be written to."),
+                                   configuration.paths.dataDirectory.path, error.localizedDescription))
         }
         Trace.shared?.event("store_opened")
         let window = MainWindow(app: self)
@@ -107,25 +109,33 @@ final class TouristApplication {
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
-        if !problems.isEmpty { window.showError(heading: "Saved Data Problem", body: problems.joined(separator: "\n\n")) }
+        if !problems.isEmpty { window.showError(heading: tr("Saved Data Problem"), body: problems.joined(separator: "\n\n")) }
         if let store { repairInBackground(store) }
     }
 
     /// What the user needs to know about files `Store.openRecovering` kept aside, and where they are.
     private static func describe(movedAside database: URL?, photos: URL?) -> String? {
-        func place(_ url: URL) -> String { "\(url.lastPathComponent) in \(url.deletingLastPathComponent().path)" }
-        if let database {
-            let photosKept = photos.map {
-                $0.deletingLastPathComponent() == database.deletingLastPathComponent()
-                    ? ", and its photos as \($0.lastPathComponent) in the same folder" : ", and its photos as \(place($0))"
-            } ?? ""
-            return "Your saved pins could not be read, so Virtual Tourist started with an empty list. "
-                + "The damaged file was kept as \(place(database))\(photosKept)."
+        // Whole sentences, one per case, so that translations can order their parts freely.
+        let (name, folder) = (database?.lastPathComponent ?? "", database?.deletingLastPathComponent().path ?? "")
+        switch (database, photos) {
+        case (.some, nil):
+            // Translators: %1$@ is a file name, %2$@ its folder.
+            return String(format: tr("Your saved pins could not be read, so Virtual Tourist started with an empty list. The damaged file was kept as %1$@ in %2$@."), name, folder)
+        case (.some(let database), .some(let photos)) where photos.deletingLastPathComponent() == database.deletingLastPathComponent():
+            // Translators: %1$@ is a file name, %2$@ its folder, %3$@ the name of the photos' folder.
+            return String(format: tr("Your saved pins could not be read, so Virtual Tourist started with an empty list. The damaged file was kept as %1$@ in %2$@, and its photos as %3$@ in the same folder."),
+                          name, folder, photos.lastPathComponent)
+        case (.some, .some(let photos)):
+            // Translators: %1$@ is a file name, %2$@ its folder; %3$@ is the name of the photos' folder, %4$@ where it is.
+            return String(format: tr("Your saved pins could not be read, so Virtual Tourist started with an empty list. The damaged file was kept as %1$@ in %2$@, and its photos as %3$@ in %4$@."),
+                          name, folder, photos.lastPathComponent, photos.deletingLastPathComponent().path)
+        case (nil, .some(let photos)):
+            // Translators: %1$@ is a folder name, %2$@ where it is.
+            return String(format: tr("Saved photos were found without the list of pins they belong to. They were kept as %1$@ in %2$@."),
+                          photos.lastPathComponent, photos.deletingLastPathComponent().path)
+        case (nil, nil):
+            return nil
         }
-        if let photos {
-            return "Saved photos were found without the list of pins they belong to. They were kept as \(place(photos))."
-        }
-        return nil
     }
 
     /// Checks the database file, then fixes photo files and rows left inconsistent by a crash,
@@ -134,9 +144,8 @@ final class TouristApplication {
         Task.detached(priority: .utility) { [weak self] in
             if (try? store.verifyInBackground()) == false {
                 Log.error("The database is damaged; it will be repaired on the next start")
-                await self?.window?.showError(heading: "Saved Data Problem", body:
-                    "Part of your saved pins could not be read. Quit and start Virtual Tourist again to repair it; "
-                    + "the damaged file will be kept next to the new one.")
+                await self?.window?.showError(heading: tr("Saved Data Problem"), body:
+                    tr("Part of your saved pins could not be read. Quit and start Virtual Tourist again to repair it; the damaged file will be kept next to the new one."))
                 return
             }
             do {

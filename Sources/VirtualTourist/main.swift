@@ -1,8 +1,15 @@
 import Foundation
 import GtkKit
+import TouristModel
+
+// The locale before anything is translated or formatted: GTK would set it only when it starts,
+// and strings built earlier (the window's parts) would stay in English.
+setlocale(LC_ALL, "")
+let configuration = AppConfiguration()
+Localization.bind(to: configuration.localeDirectory)
 
 // The GLib loop owns the main thread; Swift's main actor is drained from it (see GtkKit.MainLoop).
 let status = MainActor.assumeIsolated {
-    TouristApplication(configuration: AppConfiguration()).run()
+    TouristApplication(configuration: configuration).run()
 }
 exit(status)

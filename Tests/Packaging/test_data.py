@@ -1,15 +1,15 @@
 """Checks the desktop integration files in data/ the way Flathub's linter would: validators must
 report nothing (Flathub treats AppStream warnings as errors), icons must be well-formed SVG of
-the right size, and every screenshot the metainfo names must exist in the repository.
+the right size, and every screenshot the metainfo names must exist in the repository. The desktop
+file and the metainfo are checked as installed: with the translations merged in (data_files.py).
 
     /usr/bin/python3 -m pytest -p no:cacheprovider Tests/Packaging
 
-Needs the Debian packages desktop-file-utils and appstream.
+Needs the Debian packages desktop-file-utils, appstream and gettext.
 """
 from __future__ import annotations
 
 import re
-import shutil
 import struct
 import subprocess
 import xml.etree.ElementTree as ET
@@ -17,11 +17,9 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from data_files import APP_ID, REPO, tool
+
 DATA = REPO / "data"
-APP_ID = "io.github.virtualtourist.VirtualTourist"
-DESKTOP = DATA / f"{APP_ID}.desktop"
-METAINFO = DATA / f"{APP_ID}.metainfo.xml"
 ICON = DATA / "icons/hicolor/scalable/apps" / f"{APP_ID}.svg"
 SYMBOLIC = DATA / "icons/hicolor/symbolic/apps" / f"{APP_ID}-symbolic.svg"
 SCREENSHOT_URL = "https://raw.githubusercontent.com/virtualtourist/VirtualTourist/main/data/screenshots/"
@@ -30,40 +28,34 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 SCREENSHOT_MAX_BYTES = 400 * 1024
 
 
-def tool(name: str, package: str) -> str:
-    path = shutil.which(name)
-    if not path:
-        pytest.fail(f"{name} is missing: apt install {package}", pytrace=False)
-    return path
-
-
 def run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(args, capture_output=True, text=True, timeout=60)
 
 
-def desktop_entries() -> dict[str, str]:
+def desktop_entries(path: Path) -> dict[str, str]:
     entries = {}
-    for line in DESKTOP.read_text().splitlines():
+    for line in path.read_text().splitlines():
         if "=" in line and not line.startswith("#"):
             key, value = line.split("=", 1)
             entries[key] = value
     return entries
 
 
-def metainfo() -> ET.Element:
-    return ET.parse(METAINFO).getroot()
+@pytest.fixture
+def metainfo(merged_metainfo) -> ET.Element:
+    return ET.parse(merged_metainfo).getroot()
 
 
 # ---------------------------------------------------------------- desktop file
 
-def test_desktop_file_validates_without_any_message():
-    result = run(tool("desktop-file-validate", "desktop-file-utils"), str(DESKTOP))
+def test_desktop_file_validates_without_any_message(merged_desktop):
+    result = run(tool("desktop-file-validate", "desktop-file-utils"), str(merged_desktop))
     assert result.returncode == 0 and not (result.stdout + result.stderr).strip(), \
         result.stdout + result.stderr
 
 
-def test_desktop_file_launches_the_app():
-    entries = desktop_entries()
+def test_desktop_file_launches_the_app(merged_desktop):
+    entries = desktop_entries(merged_desktop)
     assert entries["Name"] == "Virtual Tourist"
     assert entries["Exec"].split()[0] == "virtual-tourist"
     assert entries["Icon"] == APP_ID
@@ -74,8 +66,8 @@ def test_desktop_file_launches_the_app():
 
 # ---------------------------------------------------------------- metainfo
 
-def test_metainfo_validates_without_errors_or_warnings():
-    result = run(tool("appstreamcli", "appstream"), "validate", "--no-net", "--explain", str(METAINFO))
+def test_metainfo_validates_without_errors_or_warnings(merged_metainfo):
+    result = run(tool("appstreamcli", "appstream"), "validate", "--no-net", "--explain", str(merged_metainfo))
     output = result.stdout + result.stderr
     assert result.returncode == 0, output
     # Only I: (info) lines may remain, e.g. appstream 0.16 not yet knowing <developer>.
@@ -83,8 +75,8 @@ def test_metainfo_validates_without_errors_or_warnings():
     assert not problems, output
 
 
-def test_metainfo_describes_this_release_and_app():
-    root = metainfo()
+def test_metainfo_describes_this_release_and_app(metainfo):
+    root = metainfo
     assert root.get("type") == "desktop-application"
     assert root.findtext("id") == APP_ID
     assert root.findtext("metadata_license") == "CC0-1.0"
@@ -103,16 +95,16 @@ def test_metainfo_describes_this_release_and_app():
     assert colours == {"light", "dark"}
 
 
-def test_metainfo_declares_small_screens_and_touch():
-    root = metainfo()
+def test_metainfo_declares_small_screens_and_touch(metainfo):
+    root = metainfo
     controls = {c.text for c in root.findall("supports/control")}
     assert {"keyboard", "pointing", "touch"} <= controls
     length = root.find("requires/display_length")
     assert length.get("compare") == "ge" and int(length.text) <= 360
 
 
-def test_screenshots_exist_and_match_their_declared_size():
-    shots = metainfo().findall("screenshots/screenshot")
+def test_screenshots_exist_and_match_their_declared_size(metainfo):
+    shots = metainfo.findall("screenshots/screenshot")
     assert shots and all(s.findtext("caption") for s in shots)
     for shot in shots:
         image = shot.find("image")

@@ -68,13 +68,14 @@ def test_manifest_is_json_with_the_app_id(manifest):
 
 
 def test_app_id_matches_desktop_file_and_metainfo():
-    desktop = REPO / "data" / f"{APP_ID}.desktop"
-    metainfo = REPO / "data" / f"{APP_ID}.metainfo.xml"
+    # The templates in data/; Meson installs them without ".in", translated.
+    desktop = REPO / "data" / f"{APP_ID}.desktop.in"
+    metainfo = REPO / "data" / f"{APP_ID}.metainfo.xml.in"
     assert desktop.is_file() and metainfo.is_file()
     root = ET.parse(metainfo).getroot()
     assert root.findtext("id") == APP_ID
     launchable = root.find("launchable[@type='desktop-id']")
-    assert launchable is not None and launchable.text == desktop.name
+    assert launchable is not None and launchable.text == f"{APP_ID}.desktop"
     assert f"Icon={APP_ID}\n" in desktop.read_text()
 
 
