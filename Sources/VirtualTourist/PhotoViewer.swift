@@ -111,8 +111,8 @@ final class PhotoViewer {
         title.title = name
         let photos = album.photos()
         if let index = photos.firstIndex(where: { $0.id == photo.id }) {
-            // Translators: the viewer's subtitle, "photo 3 of 21".
-            title.subtitle = String(format: tr("%1$d of %2$d"), index + 1, photos.count)
+            title.subtitle = String(format: tr("%1$@ of %2$@"), Localization.count(index + 1),
+                                    Localization.count(photos.count))
             previous.isSensitive = index > 0
             next.isSensitive = index + 1 < photos.count
         }

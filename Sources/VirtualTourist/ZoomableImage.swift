@@ -122,7 +122,7 @@ final class ZoomableImage {
             return
         }
         // Translators: the zoom of the photo viewer, in percent of the photo's own pixels.
-        picture.setAccessibleDescription(String(format: tr("Zoomed to %d %%"), percent))
+        picture.setAccessibleDescription(String(format: tr("Zoomed to %@ %%"), Localization.count(percent)))
     }
 
     /// A window resized while zoomed: the same zoom, recomputed for the new fitted size.

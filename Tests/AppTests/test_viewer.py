@@ -86,6 +86,7 @@ def test_arrow_keys_and_buttons_move_between_photos(launch, dirs, paris, loopbac
     app.click(app.wait_find(role=BUTTON, name="Next Photo", timeout=5))
     viewer.wait_photo(cells[2].title, f"3 of {PER_ALBUM}")
     app.click(app.wait_find(role=BUTTON, name="Previous Photo", timeout=5))
+    viewer.wait_photo(cells[1].title, f"2 of {PER_ALBUM}")
     app.click(app.wait_find(role=BUTTON, name="Previous Photo", timeout=5))
     viewer.wait_photo(cells[0].title, f"1 of {PER_ALBUM}")
     # Nothing before the first photo: ← stays, → still works from there.
