@@ -26,8 +26,8 @@ final class PhotoAttribution {
         openButton.addCSSClass("pill")
         openButton.setAlign(horizontal: GTK_ALIGN_CENTER)
         openButton.setAccessibleDescription(tr("Opens the photo's web page"))
-        openButton.onClicked { [unowned self] in
-            if let link = self.link { self.onOpen?(link) }
+        openButton.onClicked { [weak self] in
+            if let link = self?.link { self?.onOpen?(link) }
         }
         root.append(openButton)
     }

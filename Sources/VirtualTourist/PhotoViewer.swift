@@ -66,30 +66,33 @@ final class PhotoViewer {
         Self.serial += 1
         page = NavigationPage(child: content, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
                               tag: "photo-\(Self.serial)")
-        attribution.onOpen = { [unowned self] link in self.openURI?(link) }
-        delete.onClicked { [unowned self] in self.deleteCurrent() }
-        copy.onClicked { [unowned self] in self.copyImage() }
-        save.onClicked { [unowned self] in self.saveAs() }
-        previous.onClicked { [unowned self] in self.step(by: -1) }
-        next.onClicked { [unowned self] in self.step(by: 1) }
-        image.onSwipe = { [unowned self] forward in self.step(by: forward ? 1 : -1) }
+        // Weak: the page's widgets outlive this object while the page slides out, and the
+        // pointer leaving them then still reports.
+        attribution.onOpen = { [weak self] link in self?.openURI?(link) }
+        delete.onClicked { [weak self] in self?.deleteCurrent() }
+        copy.onClicked { [weak self] in self?.copyImage() }
+        save.onClicked { [weak self] in self?.saveAs() }
+        previous.onClicked { [weak self] in self?.step(by: -1) }
+        next.onClicked { [weak self] in self?.step(by: 1) }
+        image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
 
         let motion = MotionController()
         // Not for a finger: touch has the swipe, and buttons appearing under it get in the way.
-        motion.onMotion { [unowned self, unowned motion] _, _ in
-            if !motion.isTouch && !self.image.recentlyTouched { self.showArrows() }
+        motion.onMotion { [weak self, weak motion] _, _ in
+            guard let self, let motion, !motion.isTouch, !self.image.recentlyTouched else { return }
+            self.showArrows()
         }
-        motion.onLeave { [unowned self] in self.setArrowsShown(false) }
+        motion.onLeave { [weak self] in self?.setArrowsShown(false) }
         stage.addController(motion)
         // Before the focused widget: ← and → would otherwise move focus between the buttons.
         let keys = KeyController()
         keys.handleBeforeChildren()
-        keys.onKeyPressed { [unowned self] keyval, state in self.handleKey(keyval, state) }
+        keys.onKeyPressed { [weak self] keyval, state in self?.handleKey(keyval, state) ?? false }
         content.addController(keys)
         controllers = [motion, keys]
         // The navigation view focuses the back button once the page is in: the photo takes the
         // keys instead.
-        page.on("shown") { [unowned self] in self.focus() }
+        page.on("shown") { [weak self] in self?.focus() }
 
         show(photo)
     }

@@ -118,10 +118,11 @@ def test_album_speaks_german_and_fits_a_phone(launch, dirs, paris, german, loopb
     assert new_collection is not None and has_state(new_collection, Atspi.StateType.SENSITIVE)
     assert_inside_window(app, new_collection)
 
-    # Pressed by its German name, New Collection brings a full album (the faults are used up).
+    # Pressed by its German name, New Collection brings another page of results, chosen at
+    # random (the last one may be short), with no failures (the faults are used up).
     app.click(new_collection)
-    wait_for(lambda: app.find(role="label", name=f"{PER_ALBUM} Fotos"), 20,
-             message=lambda: f"'{PER_ALBUM} Fotos'; tree:\n{app.tree_text()}")
+    wait_for(lambda: app.find(role="label", name_re=r"^(1[\u00a0 ]Foto|\d+[\u00a0 ]Fotos)$"), 20,
+             message=lambda: f"'N Fotos' without failures; tree:\n{app.tree_text()}")
 
     # libadwaita's back button speaks German too.
     app.click(app.wait_find(role=BUTTON, name="Zurück", showing=True, timeout=5))
