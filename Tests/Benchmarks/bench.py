@@ -307,7 +307,7 @@ MEASURES = ("P1", "P3", "P4", "P5", "P6", "P7")
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5, help="runs per measure (median of these)")
+    parser.add_argument("--runs", type=int, default=9, help="runs per measure (median of these)")
     parser.add_argument("--cycles", type=int, default=50, help="album open/close cycles for P5")
     parser.add_argument("--only", default=",".join(MEASURES),
                         help="comma-separated measures to run (P2 comes with P1, P5b with P5)")

@@ -58,8 +58,10 @@ def percentile(values: list[float], pct: float) -> float:
 
 def summary(values: list[float], floor: list[float] | None, unit: str, target: float,
             absolute_target: float | None = None, worst: float | None = None) -> dict:
-    """One measure's runs. With `floor` (the floor program's runs in the same bench run) the
-    target is the ratio of the medians; without, `target` is a value in `unit`.
+    """One measure's runs. With `floor` (the floor program's runs in the same bench run, run i of
+    each back to back) the target is a ratio: the median of the per-run ratios, so that a change
+    in the machine's load, which moves app and floor alike, cancels out; without, `target` is a
+    value in `unit`.
     `absolute_target` is a value in `unit` too, reported but not part of `met` (see the README:
     it is what a user with a GPU must get, and the bench renders in software)."""
     median = statistics.median(values)
@@ -68,9 +70,11 @@ def summary(values: list[float], floor: list[float] | None, unit: str, target: f
     if worst is not None:
         result["worst"] = worst
     if floor:
-        floor_median = statistics.median(floor)
-        result.update(floor_runs=floor, floor=floor_median, floor_min=min(floor), floor_max=max(floor),
-                      ratio=median / floor_median if floor_median > 0 else float("inf"))
+        if len(floor) != len(values):
+            raise ValueError("a floor needs one run per run of the app")
+        ratios = [value / base if base > 0 else float("inf") for value, base in zip(values, floor)]
+        result.update(floor_runs=floor, floor=statistics.median(floor), floor_min=min(floor), floor_max=max(floor),
+                      ratio_runs=ratios, ratio=statistics.median(ratios))
         result["met"] = result["ratio"] <= target
     else:
         result["met"] = median <= target
