@@ -29,8 +29,28 @@ public final class Texture: @unchecked Sendable {
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             guard let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
-            return Texture(taking: gdk_texture_new_for_pixbuf(oriented))
+            return drawable(Texture(taking: gdk_texture_new_for_pixbuf(oriented)))
         }.value
+    }
+
+    /// The texture in cairo's pixel format (premultiplied, what `gdk_texture_download` gives).
+    /// GTK's software renderer converts a texture to that format every time it draws it, and
+    /// for another format (a JPEG's RGB) the conversion runs on GTK's thread pool while the main
+    /// thread spins in sched_yield (GTK 4.18, `gdk_memory_convert`): a fifth of the main
+    /// thread's time while an album filled. Converted once here, a draw is a memcpy.
+    private static func drawable(_ texture: Texture) -> Texture {
+        let (width, height) = (Int(texture.width), Int(texture.height))
+        let stride = width * 4
+        guard let data = g_malloc(gsize(stride * height)) else { return texture }
+        gdk_texture_download(texture.pointer, data.assumingMemoryBound(to: guchar.self), gsize(stride))
+        let bytes = g_bytes_new_take(data, gsize(stride * height))
+        defer { g_bytes_unref(bytes) }
+        #if _endian(little)
+        let format = GDK_MEMORY_B8G8R8A8_PREMULTIPLIED  // GDK_MEMORY_DEFAULT, a macro Swift does not import
+        #else
+        let format = GDK_MEMORY_A8R8G8B8_PREMULTIPLIED
+        #endif
+        return Texture(taking: gdk_memory_texture_new(Int32(width), Int32(height), format, bytes, gsize(stride)))
     }
 
     /// MIME types gdk-pixbuf has a loader for on this system.

@@ -58,7 +58,12 @@ open class Widget: Object {
 
     public var tooltip: String? {
         get { string(gtk_widget_get_tooltip_text(widget)) }
-        set { gtk_widget_set_tooltip_text(widget, newValue) }
+        set {
+            // GTK asks the display where the pointer is whenever a tooltip is set (two X round
+            // trips): grid cells and map markers set theirs on every re-bind, mostly unchanged.
+            guard newValue != tooltip else { return }
+            gtk_widget_set_tooltip_text(widget, newValue)
+        }
     }
 
     /// The name assistive technology reads (a widget with a generic role needs another role first).

@@ -23,8 +23,9 @@ final class ClusterMarker {
     func show(_ cluster: PinClusters.Cluster) {
         self.cluster = cluster
         button.label = cluster.count > 999 ? "999+" : String(cluster.count)
-        button.setAccessibleLabel(cluster.accessibleName)
-        button.tooltip = cluster.accessibleName
+        let name = cluster.accessibleName
+        button.setAccessibleLabel(name)
+        button.tooltip = name
         marker.move(latitude: cluster.coordinate.latitude, longitude: cluster.coordinate.longitude)
     }
 }

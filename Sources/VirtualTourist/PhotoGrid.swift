@@ -80,14 +80,16 @@ final class PhotoGrid {
         reload()
     }
 
-    /// Items join the list a screenful per frame: making hundreds of cells in one frame stalled the
-    /// main loop for 50 ms (measured on GTK 4.8, whose grid made a cell for every item within ~55 rows).
+    /// The first screenful of items joins the list at once, so the first frame can show it; the rest
+    /// a row's worth per frame: GTK 4.18 gives every item within max-columns × 30 rows a cell, and
+    /// making 21 cells a frame stalled the main loop for 30–40 ms while an album filled.
     /// The list is always a prefix of the album, so changes beyond it need no splice.
-    private static let itemsPerFrame = 21
+    private static let itemsPerFrame = 7
+    private var firstScreen = 21
     private var fillScheduled = false
 
     func reload() {
-        list.replaceAll(loader.state.cells.prefix(Self.itemsPerFrame).map { Self.key($0.photo) })
+        list.replaceAll(loader.state.cells.prefix(max(firstScreen, Self.itemsPerFrame)).map { Self.key($0.photo) })
         scheduleFill()
     }
 
@@ -198,6 +200,11 @@ final class PhotoGrid {
     /// Starts decoding the first screenful while the page is still being built, so the first
     /// frame of a stored album can already show photos.
     func prefetch(count: Int, scaleFactor: Int32) {
+        firstScreen = count
+        let album = loader.state.cells
+        if list.count < min(count, album.count) {
+            list.splice(at: list.count, removing: 0, adding: album[list.count..<min(count, album.count)].map { Self.key($0.photo) })
+        }
         let side = Self.cellSize * max(1, scaleFactor)
         for case .shown(let photo) in loader.state.cells.prefix(count) {
             guard let id = photo.id, let url = loader.fileURL(for: photo) else { continue }

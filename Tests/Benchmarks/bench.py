@@ -1,16 +1,17 @@
-"""Virtual Tourist benchmark: the app as a user feels it, next to a baseline measured in the same run.
+"""Virtual Tourist benchmark: the app as a user feels it, next to its floor measured in the same run.
 
-    ./meson-helpers/dev bench [--runs N] [--json PATH]
+    ./meson-helpers/dev bench [--runs N] [--only P1,P3] [--cycles N] [--keep] [--json PATH]
 
 Runs the release binary (VT_APP) on a private Xvfb against the loopback photo service, inside
 one D-Bus session (the app is driven through its exported GActions: `app.open-pin`, `win.back`).
-Times come from the app's VT_TRACE events on the monotonic clock, which Python's
-time.monotonic() shares. Prints a table and writes JSON. Not part of the test command.
+Each measure's floor is the smallest program on the same libraries that shows the same thing
+(floors.py), run alternately with the app. Times come from VT_TRACE events on the monotonic
+clock, which Python's time.monotonic() shares and the floor programs write too. Prints a table
+and writes JSON. Not part of the test command.
 """
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
@@ -21,42 +22,21 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "AppTests"))
 sys.path.insert(0, str(HERE))
 
+import report  # noqa: E402
 import seed  # noqa: E402
+from floors import Floors  # noqa: E402
 from harness import AppDirs, LoopbackService, XServer, app_binary, update_activation_environment  # noqa: E402
+from timing import Trace, median_phases, percentile, phases, summary  # noqa: E402
 
 APP_ID = "io.github.virtualtourist.VirtualTourist"
 OBJECT_PATH = "/" + APP_ID.replace(".", "/")
 WINDOW = (960, 680)
-
-
-class Trace:
-    """The app's VT_TRACE file, read as it grows."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def events(self, name: str | None = None) -> list[dict]:
-        if not self.path.exists():
-            return []
-        lines = self.path.read_text().splitlines()
-        # The last line may be half written.
-        events = [json.loads(line) for line in lines if line.endswith("}")]
-        return [e for e in events if name is None or e["event"] == name]
-
-    def wait(self, name: str, after: float = 0.0, count: int = 1, timeout: float = 60.0) -> dict:
-        deadline = time.monotonic() + timeout
-        while True:
-            found = [e for e in self.events(name) if e["t"] >= after]
-            if len(found) >= count:
-                return found[count - 1]
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no {name!r} trace event within {timeout} s")
-            time.sleep(0.01)
 
 
 class RunningApp:
@@ -105,9 +85,10 @@ class RunningApp:
 
 
 class Bench:
-    def __init__(self, workdir: Path, runs: int) -> None:
+    def __init__(self, workdir: Path, runs: int, floors: Floors) -> None:
         self.workdir = workdir
         self.runs = runs
+        self.floors = floors
         self.x = XServer(workdir)
         self.service = LoopbackService(workdir)
         self.service.control("total", n=250)
@@ -162,7 +143,7 @@ class Bench:
     # ------------------------------------------------------------------ P1 and P2
 
     def p1_fill(self) -> dict:
-        app_times, curl_times, stalls = [], [], []
+        app_times, curl_times, stalls, floor_stalls = [], [], [], []
         self.service.control("latency", ms=40)
         try:
             for _ in range(self.runs):
@@ -172,6 +153,7 @@ class Bench:
                 app = RunningApp(self, dirs)
                 try:
                     self.settle(app)
+                    self.service.control("reset")  # the request log then holds this album's arrivals
                     app.open_pin(pin)
                     opened = app.trace.wait("album_opened")["t"]
                     finished = app.trace.wait("download_finished", timeout=120)
@@ -182,35 +164,32 @@ class Bench:
                     stalls.append(gap[0]["longest_ms"] if gap else app.trace.wait("main_loop_gap", after=finished["t"])["longest_ms"])
                 finally:
                     app.stop()
-                urls = [row[0] for row in sqlite3.connect(dirs.database).execute(
-                    "SELECT remote_url FROM photo WHERE pin_id = ? ORDER BY position", (pin,))]
-                curl_times.append(self.curl(urls, dirs.root / "curl"))
+                photos = sqlite3.connect(dirs.database).execute(
+                    "SELECT remote_url, file_name FROM photo WHERE pin_id = ? ORDER BY position", (pin,)).fetchall()
+                # Before curl asks for the same URLs.
+                arrivals = self.arrivals(photos, dirs.data_dir / "photos", opened)
+                curl_times.append(self.floors.curl([url for url, _ in photos], dirs.root / "curl"))
+                floor_stalls.append(self.floors.fill(arrivals, dirs.root, self.environment(dirs)))
         finally:
             self.service.control("latency", ms=0)
-        return {"P1": summary(app_times, curl_times, unit="s", target=1.2, target_kind="ratio"),
-                "P2": summary(stalls, None, unit="ms", target=8.0, target_kind="value", worst=max(stalls))}
+        return {"P1": summary(app_times, curl_times, unit="s", target=1.1),
+                "P2": summary(stalls, floor_stalls, unit="ms", target=1.2, absolute_target=8.0, worst=max(stalls))}
 
-    @staticmethod
-    def curl(urls: list[str], directory: Path) -> float:
-        directory.mkdir()
-        config = directory / "urls.txt"
-        config.write_text("".join(f'url = "{u}"\noutput = "{directory}/{i}.jpg"\n' for i, u in enumerate(urls)))
-        start = time.monotonic()
-        # --parallel draws a progress meter even with --silent: keep stderr for errors only.
-        done = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "8",
-                               "--config", str(config)], stderr=subprocess.PIPE, text=True, timeout=120)
-        elapsed = time.monotonic() - start
-        if done.returncode != 0:
-            raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
-        if len(list(directory.glob("*.jpg"))) != len(urls):
-            raise RuntimeError("curl did not fetch every image")
-        return elapsed
+    def arrivals(self, photos: list[tuple[str, str]], folder: Path, opened: float) -> list[tuple[float, Path]]:
+        """When each photo's response left the loopback service, in seconds after the album opened."""
+        files = {urlsplit(url).path: folder / name for url, name in photos}
+        ended = {r["path"]: r["end"] for r in self.service.requests("image") if r["status"] == 200 and r["path"] in files}
+        if len(ended) != len(files):
+            raise RuntimeError(f"the service logged {len(ended)} of {len(files)} photo downloads")
+        return sorted((end - opened, files[path]) for path, end in ended.items())
 
     # ------------------------------------------------------------------ P3
 
     def p3_reopen(self) -> dict:
-        times = []
+        times, floor_times = [], []
         dirs, pin = self.stored_album("p3", 500)
+        paths = [dirs.data_dir / "photos" / name for (name,) in sqlite3.connect(dirs.database).execute(
+            "SELECT file_name FROM photo WHERE pin_id = ? ORDER BY position", (pin,))]
         for _ in range(self.runs):
             app = RunningApp(self, dirs)
             try:
@@ -221,26 +200,30 @@ class Bench:
                 times.append((painted["t"] - opened) * 1000)
             finally:
                 app.stop()
-        return {"P3": summary(times, None, unit="ms", target=50.0, target_kind="value")}
+            floor_times.append(self.floors.album(paths, dirs.root, self.environment(dirs)))
+        return {"P3": summary(times, floor_times, unit="ms", target=1.2, absolute_target=50.0)}
 
     # ------------------------------------------------------------------ P4
 
-    def p4_start(self, bare: Path) -> dict:
+    def p4_start(self) -> dict:
         dirs = self.fresh_dirs("p4")
         with seed.connect(dirs.database) as db:
             pins = seed.add_many_pins(db, 2000, seed=4)
             seed.add_bulk_photos(db, dirs.data_dir / "photos", self.pool, pins, 100_000)
-        self.settings(dirs, latitude=48, longitude=10, zoom=4)
-        app_times, bare_times = [], []
+        place = (48, 10, 4)
+        self.settings(dirs, *place)
+        app_phases, floor_phases = [], []
         for _ in range(self.runs):
-            start = time.monotonic()
-            out = subprocess.run([str(bare)], env=self.environment(dirs), capture_output=True, text=True,
-                                 check=True, timeout=30).stdout
-            bare_times.append((int(out.split()[0]) / 1e6 - start) * 1000)
+            floor_phases.append(self.floors.start(*place, dirs.root, self.environment(dirs)))
             app = RunningApp(self, dirs)
-            app_times.append((app.first_frame - app.started) * 1000)
+            app.trace.wait("pins_shown", timeout=30)
             app.stop()
-        return {"P4": summary(app_times, bare_times, unit="ms", target=1.3, target_kind="ratio")}
+            app_phases.append(phases(app.trace, app.started))
+        result = summary([p["first_frame"] for p in app_phases], [p["first_frame"] for p in floor_phases],
+                         unit="ms", target=1.15)
+        # Where the time goes (ms from process start, medians): the figures behind the ratio.
+        result["phases_ms"] = {"app": median_phases(app_phases), "floor": median_phases(floor_phases)}
+        return {"P4": result}
 
     # ------------------------------------------------------------------ P5
 
@@ -271,8 +254,8 @@ class Bench:
                 growth.append((app.rss_mb() - after_first) / after_first * 100)
             finally:
                 app.stop()
-        return {"P5": summary(scrolled, None, unit="MB", target=200.0, target_kind="value"),
-                "P5b": summary(growth, None, unit="%", target=5.0, target_kind="value")}
+        return {"P5": summary(scrolled, None, unit="MB", target=200.0),
+                "P5b": summary(growth, None, unit="%", target=2.0)}
 
     def scroll_to_end(self, app: RunningApp, last_id: int) -> None:
         """Mouse-wheel scrolling over the grid until the album's last photo has been shown."""
@@ -283,17 +266,21 @@ class Bench:
                 return
         raise RuntimeError("scrolling never reached the album's last photo")
 
-    # ------------------------------------------------------------------ P6
+    # ------------------------------------------------------------------ P6 and P7
 
-    def p6_frames(self) -> dict:
-        many = self.fresh_dirs("p6-many")
-        with seed.connect(many.database) as db:
-            seed.add_many_pins(db, 5000, seed=6)
-        empty = self.fresh_dirs("p6-empty")
-        p95 = {"many": [], "empty": []}
-        intervals = {"many": [], "empty": []}
+    def tours(self, selected: set[str]) -> dict:
+        """p95 frame time of the same 4 s tour with 5,000 (P6) and 20,000 (P7) pins, each next to
+        the tour with 0 pins, the three run in turn."""
+        counts = {"P6": 5000, "P7": 20000}
+        setups = {"floor": self.fresh_dirs("tour-0")}
+        for key in sorted(selected & counts.keys()):
+            setups[key] = self.fresh_dirs(f"tour-{counts[key]}")
+            with seed.connect(setups[key].database) as db:
+                seed.add_many_pins(db, counts[key], seed=6)
+        p95 = {label: [] for label in setups}
+        intervals = {label: [] for label in setups}
         for _ in range(self.runs):
-            for label, dirs in (("empty", empty), ("many", many)):
+            for label, dirs in setups.items():
                 self.settings(dirs, latitude=46, longitude=8, zoom=3)
                 app = RunningApp(self, dirs, {"VT_MAP_TOUR": "4"})
                 try:
@@ -302,99 +289,66 @@ class Bench:
                     app.stop()
                 p95[label].append(percentile(tour["work_ms"], 95))
                 intervals[label].append(percentile(tour["interval_ms"], 95))
-        result = summary(p95["many"], p95["empty"], unit="ms", target=16.0, target_kind="value", ratio_target=1.5)
-        result["interval_p95_ms"] = {"many": statistics.median(intervals["many"]),
-                                     "empty": statistics.median(intervals["empty"])}
-        return {"P6": result}
+        results = {}
+        for key in sorted(setups.keys() - {"floor"}):
+            result = summary(p95[key], p95["floor"], unit="ms", target=1.3 if key == "P6" else 1.5)
+            result["interval_p95_ms"] = {"pins": statistics.median(intervals[key]),
+                                         "floor": statistics.median(intervals["floor"])}
+            results[key] = result
+        return results
 
     def stop(self) -> None:
         self.service.stop()
         self.x.stop()
 
 
-def percentile(values: list[float], pct: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(pct / 100 * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def summary(values: list[float], baseline: list[float] | None, unit: str, target: float, target_kind: str,
-            ratio_target: float | None = None, worst: float | None = None) -> dict:
-    result = {"unit": unit, "runs": values, "median": statistics.median(values), "min": min(values),
-              "max": max(values), "target": target, "target_kind": target_kind}
-    if worst is not None:
-        result["worst"] = worst
-    if baseline:
-        result.update(baseline_runs=baseline, baseline_median=statistics.median(baseline),
-                      ratio=statistics.median(values) / statistics.median(baseline))
-    met = result["ratio"] <= target if target_kind == "ratio" else result["median"] <= target
-    if ratio_target is not None:
-        result["ratio_target"] = ratio_target
-        met = met and result["ratio"] <= ratio_target
-    result["met"] = met
-    return result
-
-
-NAMES = {
-    "P1": "open pin → 250 photos shown (40 ms latency); baseline curl --parallel-max 8",
-    "P2": "longest main-loop stall during P1",
-    "P3": "open stored 500-photo album → visible cells painted",
-    "P4": "start → first frame, 2,000 pins + 100,000 photos; baseline bare GTK4 window",
-    "P5": "RSS after scrolling a 1,000-photo album end to end",
-    "P5b": "RSS growth over album open/close cycles",
-    "P6": "frame time p95 panning/zooming, 5,000 pins; baseline 0 pins",
-}
-
-
-def print_table(results: dict) -> None:
-    print(f"{'id':4} {'median':>10} {'min':>10} {'max':>10} {'baseline':>10} {'ratio':>6}  {'target':>10}  met  measure")
-    for key, r in results.items():
-        unit = r["unit"]
-        def fmt(v: float) -> str:
-            return f"{v:.3f} {unit}" if unit == "s" else f"{v:.1f} {unit}"
-        baseline = fmt(r["baseline_median"]) if "baseline_median" in r else "—"
-        ratio = f"{r['ratio']:.2f}" if "ratio" in r else "—"
-        target = f"≤{r['target']}×" if r["target_kind"] == "ratio" else f"≤{r['target']:g} {unit}"
-        if "ratio_target" in r:
-            target += f", ≤{r['ratio_target']}×"
-        print(f"{key:4} {fmt(r['median']):>10} {fmt(r['min']):>10} {fmt(r['max']):>10} {baseline:>10} {ratio:>6}  "
-              f"{target:>10}  {'yes' if r['met'] else 'NO ':3}  {NAMES[key]}")
+MEASURES = ("P1", "P3", "P4", "P5", "P6", "P7")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=5, help="runs per measure (median of these)")
+    parser.add_argument("--runs", type=int, default=9, help="runs per measure (median of these)")
     parser.add_argument("--cycles", type=int, default=50, help="album open/close cycles for P5")
-    parser.add_argument("--only", default="P1,P3,P4,P5,P6", help="comma-separated measures to run")
+    parser.add_argument("--only", default=",".join(MEASURES),
+                        help="comma-separated measures to run (P2 comes with P1, P5b with P5)")
     parser.add_argument("--json", type=Path, default=Path(".build/bench/results.json"))
-    parser.add_argument("--bare-window", type=Path, required=True, help="the compiled bare_window.c")
+    parser.add_argument("--floors", type=Path, required=True, help="the folder of the compiled floor programs")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (traces, logs) and print its path")
     args = parser.parse_args()
-    selected = set(args.only.split(","))
+    selected = {name.strip().upper() for name in args.only.split(",")}
+    selected |= {"P1"} if "P2" in selected else set()
+    selected |= {"P5"} if "P5B" in selected else set()
+    unknown = selected - set(MEASURES) - {"P2", "P5B"}
+    if unknown:
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P5b)")
+    floors = Floors(args.floors)
+    began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
     temp = Path(tempfile.mkdtemp(prefix="vt-bench-"))
     if args.keep:
         print(f"work folder: {temp}")
-    bench = Bench(temp, args.runs)
+    bench = Bench(temp, args.runs, floors)
     try:
         if "P1" in selected:
             results.update(bench.p1_fill())
         if "P3" in selected:
             results.update(bench.p3_reopen())
         if "P4" in selected:
-            results.update(bench.p4_start(args.bare_window))
+            results.update(bench.p4_start())
         if "P5" in selected:
             results.update(bench.p5_memory(args.cycles))
-        if "P6" in selected:
-            results.update(bench.p6_frames())
+        if selected & {"P6", "P7"}:
+            results.update(bench.tours(selected))
     finally:
         bench.stop()
         if not args.keep:
             shutil.rmtree(temp, ignore_errors=True)
-    print_table(results)
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"binary": str(app_binary()), "runs": args.runs, "results": results}, indent=2))
-    print(f"\nJSON: {args.json}")
+    seconds = time.monotonic() - began
+    report.print_table(results)
+    print(f"\n{args.runs} runs each, {seconds / 60:.1f} min; load average {load[0]:.2f} at the start, "
+          f"{os.getloadavg()[0]:.2f} at the end, {os.cpu_count()} CPUs")
+    report.write_json(args.json, results, args.runs, app_binary(), seconds, load)
+    print(f"JSON: {args.json}")
     return 0
 
 

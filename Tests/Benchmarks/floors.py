@@ -1,0 +1,85 @@
+"""The floors: for each measure, the smallest program on the same libraries that shows the same
+thing, run in the same bench run and the same environment as the app (Xvfb, software rendering).
+
+The C floors (floor_grid.c, floor_start.c, compiled by `dev bench`) write the app's VT_TRACE
+format, so a floor and the app are timed by the same events on the same clock.
+"""
+from __future__ import annotations
+
+import subprocess
+import time
+from pathlib import Path
+
+from timing import Trace, phases
+
+
+class Floors:
+    def __init__(self, directory: Path) -> None:
+        """`directory` holds the compiled floor-grid and floor-start."""
+        directory = directory.resolve()  # the programs run in their own folders
+        self.grid = directory / "floor-grid"
+        self.start_program = directory / "floor-start"
+        for program in (self.grid, self.start_program):
+            if not program.exists():
+                raise FileNotFoundError(f"{program} is missing (./meson-helpers/dev bench compiles it)")
+
+    @staticmethod
+    def curl(urls: list[str], directory: Path) -> float:
+        """P1's floor, in seconds: curl fetching the same URLs, 8 at a time."""
+        directory.mkdir()
+        config = directory / "urls.txt"
+        config.write_text("".join(f'url = "{u}"\noutput = "{directory}/{i}.jpg"\n' for i, u in enumerate(urls)))
+        start = time.monotonic()
+        # --parallel draws a progress meter even with --silent: keep stderr for errors only.
+        done = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "8",
+                               "--config", str(config)], stderr=subprocess.PIPE, text=True, timeout=120)
+        elapsed = time.monotonic() - start
+        if done.returncode != 0:
+            raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
+        if len(list(directory.glob("*.jpg"))) != len(urls):
+            raise RuntimeError("curl did not fetch every image")
+        return elapsed
+
+    def fill(self, arrivals: list[tuple[float, Path]], directory: Path, env: dict[str, str]) -> float:
+        """P2's floor, in ms: the longest main-loop stall while the same photos are decoded and
+        appended to a grid at the same times after opening as they reached the app."""
+        listing = directory / "arrivals.txt"
+        listing.write_text("".join(f"{offset:.6f} {path}\n" for offset, path in arrivals))
+        trace = self.run_grid("fill", listing, directory, env)
+        finished = trace.wait("download_finished", timeout=0)
+        if finished["shown"] != len(arrivals):
+            raise RuntimeError(f"floor-grid showed {finished['shown']} of {len(arrivals)} photos")
+        return trace.wait("main_loop_gap", timeout=0)["longest_ms"]
+
+    def album(self, paths: list[Path], directory: Path, env: dict[str, str]) -> float:
+        """P3's floor, in ms: a grid opened over the same files → every cell in view painted."""
+        listing = directory / "album.txt"
+        listing.write_text("".join(f"{path}\n" for path in paths))
+        trace = self.run_grid("album", listing, directory, env)
+        opened = trace.wait("album_opened", timeout=0)["t"]
+        return (trace.wait("visible_painted", after=opened, timeout=0)["t"] - opened) * 1000
+
+    def run_grid(self, mode: str, listing: Path, directory: Path, env: dict[str, str]) -> Trace:
+        trace = Trace(directory / f"floor-{mode}.jsonl")
+        trace.path.unlink(missing_ok=True)
+        self.run([str(self.grid), mode, str(listing)], {**env, "VT_TRACE": str(trace.path)}, directory)
+        return trace
+
+    def start(self, latitude: float, longitude: float, zoom: float, directory: Path, env: dict[str, str]) -> dict[str, float]:
+        """P4's floor: ms from process start to each of its events ("main", "activated",
+        "first_frame"), the first frame being that of an AdwApplicationWindow holding a
+        ShumateSimpleMap at the same place."""
+        trace = Trace(directory / "floor-start.jsonl")
+        trace.path.unlink(missing_ok=True)
+        started = time.monotonic()
+        self.run([str(self.start_program), str(latitude), str(longitude), str(zoom)],
+                 {**env, "VT_TRACE": str(trace.path)}, directory)
+        trace.wait("first_frame", timeout=0)
+        return phases(trace, started)
+
+    @staticmethod
+    def run(args: list[str], env: dict[str, str], directory: Path) -> None:
+        with open(directory / "floor.log", "ab") as log:
+            done = subprocess.run(args, env=env, stdout=log, stderr=log, cwd=directory, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"{Path(args[0]).name} failed ({done.returncode}); see {directory / 'floor.log'}")
