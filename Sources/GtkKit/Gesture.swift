@@ -4,10 +4,6 @@
 open class Gesture: EventController {
     public func claim() { gtk_gesture_set_state(vt_gesture(raw), GTK_EVENT_SEQUENCE_CLAIMED) }
 
-    /// Makes the gestures share their touch sequences and their claims: one claiming a press
-    /// does not cancel the others (a drag claimed at once still lets a double-tap through).
-    public func group(with other: Gesture) { gtk_gesture_group(vt_gesture(raw), vt_gesture(other.raw)) }
-
     /// The centre of the points in contact (both fingers of a pinch), in widget coordinates.
     public var center: (x: Double, y: Double)? {
         var x = 0.0, y = 0.0

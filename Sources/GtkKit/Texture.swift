@@ -11,7 +11,8 @@ public final class Texture: @unchecked Sendable {
     public var height: Int32 { gdk_texture_get_height(pointer) }
 
     /// Decodes an image file, made no larger than `maxSize` px on its longer side (gdk-pixbuf's
-    /// JPEG loader scales while decoding; a smaller image keeps its size), applies its EXIF orientation, and never runs on the main thread.
+    /// JPEG loader scales while decoding; a smaller image keeps its size), applies its EXIF
+    /// orientation, and never runs on the main thread.
     /// Nil, without decoding, for an image of more than `ImageCheck.maxPixels` (a PNG is
     /// allocated whole before it is scaled) or one whose header gdk-pixbuf cannot read.
     public static func load(path: String, maxSize: Int32) async -> Texture? {

@@ -188,18 +188,15 @@ final class PhotoViewer {
         show(after[min(index, after.count - 1)])
     }
 
+    /// Copies the photo as shown: decoded at its own size (up to 4096 px), as Save As… would.
     private func copyImage() {
-        guard let path = album.fileURL(current)?.path else { return }
-        Task { [weak self] in
-            let texture = await Texture.load(path: path, maxSize: 4096)
-            guard let self else { return }
-            guard let texture else {
-                self.showToast?(tr("This photo cannot be copied"))
-                return
-            }
-            Clipboard.copy(texture, from: self.image.root)
-            self.showToast?(tr("Image copied"))
+        guard let texture = image.texture else {
+            // Not decoded (yet, or at all): nothing to copy.
+            showToast?(tr("This photo cannot be copied"))
+            return
         }
+        Clipboard.copy(texture, from: image.root)
+        showToast?(tr("Image copied"))
     }
 
     /// Asks where to save a copy of the photo's file, as it was downloaded.

@@ -18,6 +18,8 @@ final class ZoomableImage {
     var onSwipe: ((_ forward: Bool) -> Void)?
 
     private let picture = Picture(fit: GTK_CONTENT_FIT_CONTAIN)
+    /// The photo shown, once decoded.
+    private(set) var texture: Texture?
     private var imageSize: (width: Double, height: Double)?
     /// The size the current zoom was laid out for: a resized window lays it out again.
     private var laidOutFor: (width: Int32, height: Int32) = (0, 0)
@@ -50,6 +52,7 @@ final class ZoomableImage {
     /// Shows `texture` fitted (nil: nothing yet, or a file that does not decode).
     func show(_ texture: Texture?, name: String) {
         picture.setTexture(texture)
+        self.texture = texture
         imageSize = texture.map { (Double($0.width), Double($0.height)) }
         picture.setAccessibleLabel(name)
         setZoom(1)
@@ -151,7 +154,6 @@ final class ZoomableImage {
         }
 
         let pinch = ZoomGesture()
-        pinch.handleBeforeChildren()
         pinch.onBegin { [weak self, weak pinch] in
             self?.pinchStartZoom = self?.zoom
             self?.drag = nil
