@@ -1,5 +1,5 @@
 #!/bin/sh
-# Takes the AppStream screenshots (map.png, album.png, phone.png) of a built binary, on a private
+# Takes the AppStream screenshots (map.png, album.png, search.png, phone.png) of a built binary, on a private
 # Xvfb, with map tiles and photos from the loopback service so they are reproducible and never
 # touch the real services. Builds nothing itself.
 #
@@ -97,6 +97,7 @@ start_app() {
         VT_TILE_URL="$service/tiles/{z}/{x}/{y}.png" \
         VT_COMMONS_URL="$service/commons/w/api.php" \
         VT_FLICKR_URL="$service/flickr/services/rest/" \
+        VT_GEOCODER_URL="$service/nominatim/search" \
         "$binary" >>"$tmp/app.log" 2>&1 &
     app_pid=$!
     window_id=$(timeout 30 xdotool search --sync --onlyvisible --name '^Virtual Tourist$' | head -n 1)
@@ -149,6 +150,16 @@ xdotool mousemove --sync $((win_x + 470)) $((win_y + 330 - 16)) click 1
 settle_images
 sleep 2   # decoding and painting the thumbnails
 shoot album.png
+stop_app
+
+# ---- search.png: places found for "Paris" (the loopback geocoder's fixed answers).
+start_app
+xdotool key --window "$window_id" ctrl+f
+sleep 0.5
+xdotool type --delay 40 "Paris"
+xdotool key Return
+sleep 2
+shoot search.png
 stop_app
 
 # ---- phone.png: the smallest width the app supports, same pins.

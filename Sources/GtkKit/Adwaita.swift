@@ -50,6 +50,7 @@ public final class HeaderBar: Widget {
     public init() { super.init(adw_header_bar_new()) }
     public func packStart(_ child: Widget) { adw_header_bar_pack_start(vt_adw_header_bar(raw), child.widget) }
     public func packEnd(_ child: Widget) { adw_header_bar_pack_end(vt_adw_header_bar(raw), child.widget) }
+    /// Replaces the title widget (the old one is unparented, still alive while wrapped).
     public func setTitle(_ title: Widget) { adw_header_bar_set_title_widget(vt_adw_header_bar(raw), title.widget) }
     public func showEndTitleButtons(_ show: Bool) { adw_header_bar_set_show_end_title_buttons(vt_adw_header_bar(raw), show.g) }
 }
@@ -171,6 +172,8 @@ public final class Clamp: Widget {
         adw_clamp_set_child(OpaquePointer(raw), child.widget)
         self.maximum = maximum
     }
+    /// Moving a widget between clamps: the wrapper's reference keeps it alive in between.
+    public func setChild(_ child: Widget?) { adw_clamp_set_child(OpaquePointer(raw), child?.widget) }
     public var maximum: Int32 {
         get { adw_clamp_get_maximum_size(OpaquePointer(raw)) }
         set {

@@ -85,6 +85,12 @@ public final class BreakpointBin: Widget {
         }
         adw_breakpoint_bin_add_breakpoint(bin, breakpoint)  // takes the breakpoint
     }
+
+    /// Whether one of the breakpoints applies now.
+    public var isBreakpointApplied: Bool { adw_breakpoint_bin_get_current_breakpoint(bin) != nil }
+    /// A breakpoint started or stopped applying (or another one took over).
+    @discardableResult
+    public func onBreakpointChanged(_ handler: @escaping Handler) -> gulong { onChange(of: "current-breakpoint", handler) }
 }
 
 /// A value an AdwBreakpoint gives a property.

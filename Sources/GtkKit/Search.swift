@@ -12,6 +12,7 @@ public final class SearchEntry: Widget {
         get { string(gtk_editable_get_text(vt_editable(raw))) ?? "" }
         set { gtk_editable_set_text(vt_editable(raw), newValue) }
     }
+    public func selectAll() { gtk_editable_select_region(vt_editable(raw), 0, -1) }
     @discardableResult
     public func onActivate(_ handler: @escaping Handler) -> gulong { on("activate", handler) }
     /// ↓ in the entry ("next-match"): the way from the entry into the results.
@@ -25,8 +26,13 @@ public final class SearchBar: Widget {
     public init(entry: SearchEntry, child: Widget? = nil) {
         super.init(gtk_search_bar_new())
         gtk_search_bar_set_child(vt_search_bar(raw), (child ?? entry).widget)
-        gtk_search_bar_connect_entry(vt_search_bar(raw), vt_editable(entry.raw))
+        connect(entry)
         gtk_search_bar_set_show_close_button(vt_search_bar(raw), true.g)
+    }
+    /// The entry the bar empties when it closes (and whose Esc closes it); nil while the entry
+    /// lives elsewhere, so that hiding the bar does not empty it.
+    public func connect(_ entry: SearchEntry?) {
+        gtk_search_bar_connect_entry(vt_search_bar(raw), entry.map { vt_editable($0.raw) })
     }
     public var isSearching: Bool {
         get { gtk_search_bar_get_search_mode(vt_search_bar(raw)).isTrue }

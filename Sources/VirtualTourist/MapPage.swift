@@ -9,6 +9,9 @@ final class MapPage {
     private(set) var page: NavigationPage!
     let map: MapView
     private let editButton = ToggleButton(label: tr("Edit"))
+    private let header = HeaderBar()
+    private let title = WindowTitle(title: "Virtual Tourist")
+    private var layout: BreakpointBin!
     private let banner: Revealer
     private let pins: PinLayer
     private let viewportSaver = Debouncer(milliseconds: 400)
@@ -36,8 +39,7 @@ final class MapPage {
         map.setMapLabel(tr("World map"))
         map.setExpand(horizontal: true, vertical: true)
 
-        let header = HeaderBar()
-        header.setTitle(WindowTitle(title: "Virtual Tourist"))
+        header.setTitle(title)
         header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: [
             (tr("_Preferences"), "app.preferences"),
             (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
@@ -63,11 +65,15 @@ final class MapPage {
         content.addTopBar(placeSearch.bar)
         placeSearch.onChoose = { [unowned self] place in self.fly(to: place) }
         placeSearch.onClose = { [unowned self] in self.focusMap() }
-        // A narrow window (a phone) drops the title, which would only show "Virt…" there, so that
-        // longer button labels than "Edit" (German's "Bearbeiten") still leave room for the rest.
-        let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
-        bin.addBreakpoint("max-width: 400sp", [(header, "show-title", .bool(false))])
-        page = NavigationPage(child: bin, title: "Virtual Tourist", tag: "map")
+        // A wide window has the search entry for a title, as GNOME Maps does; a narrower one the
+        // title and a search button. A phone drops the title, which would only show "Virt…"
+        // there, so that longer button labels than "Edit" (German's "Bearbeiten") still fit.
+        layout = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
+        layout.addBreakpoint("max-width: 560sp", [])
+        layout.addBreakpoint("max-width: 400sp", [(header, "show-title", .bool(false))])
+        layOutHeader()
+        layout.onBreakpointChanged { [unowned self] in self.layOutHeader() }
+        page = NavigationPage(child: layout, title: "Virtual Tourist", tag: "map")
         if !app.settings.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
             overlay.addOverlay(card.root)
@@ -84,6 +90,11 @@ final class MapPage {
         // Nothing but the first frame before the first frame: when the read ended first, grouping
         // and placing 2,000 pins delayed it by ~100 ms.
         FrameClock.afterNextPaint(of: map) { [weak self] in self?.loadPins() }
+    }
+
+    private func layOutHeader() {
+        placeSearch.setCompact(layout.isBreakpointApplied)
+        header.setTitle(placeSearch.isCompact ? title : placeSearch.headerSlot)
     }
 
     // MARK: Viewport

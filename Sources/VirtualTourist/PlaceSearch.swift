@@ -1,13 +1,19 @@
 import GtkKit
 import TouristModel
 
-/// Finding a place by name: a search button in the map's header (Ctrl+F) opens a search bar;
-/// Enter asks the geocoder (never a keystroke: Nominatim's usage policy) and the places found
-/// are listed over the map. Choosing one hands it to `onChoose`.
+/// Finding a place by name. On a wide window the entry is the map header's title (`headerSlot`);
+/// on a narrow one a search button (Ctrl+F) opens a search bar holding it. Enter asks the
+/// geocoder (never a keystroke: Nominatim's usage policy) and the places found are listed over
+/// the map. Choosing one hands it to `onChoose`.
 @MainActor
 final class PlaceSearch {
     let button = ToggleButton(icon: "system-search-symbolic", label: tr("Search for a Place"))
     let bar: SearchBar
+    /// The header's title on wide windows: the entry, when it is not in the bar.
+    let headerSlot: Clamp
+    private let barSlot: Clamp
+    /// Narrow: the entry is in the search bar behind `button`.
+    private(set) var isCompact = false
     /// Goes over the map, under the search bar.
     let results: Revealer
     var onChoose: ((Place) -> Void)?
@@ -25,7 +31,10 @@ final class PlaceSearch {
         self.geocoder = geocoder
         entry.setAccessibleLabel(tr("Place name"))
         entry.setExpand(horizontal: true)
-        bar = SearchBar(entry: entry, child: Clamp(child: entry, orientation: GTK_ORIENTATION_HORIZONTAL, maximum: 520))
+        barSlot = Clamp(child: entry, orientation: GTK_ORIENTATION_HORIZONTAL, maximum: 520)
+        bar = SearchBar(entry: entry, child: barSlot)
+        headerSlot = Clamp(child: Label(), orientation: GTK_ORIENTATION_HORIZONTAL, maximum: 400)
+        headerSlot.setExpand(horizontal: true)
         button.bindActive(to: bar, property: "search-mode-enabled")
 
         status.setWrap(true)
@@ -43,12 +52,14 @@ final class PlaceSearch {
         card.setMargins(12)
         results = Revealer(child: card)
         results.setAlign(vertical: GTK_ALIGN_START)
+        isCompact = true
+        setCompact(false)
 
         entry.onActivate { [unowned self] in self.search(self.entry.text) }
         // ↓ goes from the entry into the list; Esc comes back (see `escape`).
         entry.onNextMatch { [unowned self] in self.list.focusFirstRow() }
         bar.onSearchModeChanged { [unowned self] in
-            if !self.bar.isSearching { self.hideResults() }
+            if self.isCompact, !self.bar.isSearching { self.hideResults() }
         }
         list.onActivated { [unowned self] index in
             guard index < self.places.count else { return }
@@ -56,27 +67,51 @@ final class PlaceSearch {
         }
     }
 
+    /// Moves the entry between the header (wide) and the search bar (narrow), keeping its text,
+    /// focus and any places listed.
+    func setCompact(_ compact: Bool) {
+        guard compact != isCompact else { return }
+        isCompact = compact
+        let focused = entry.hasFocus
+        if compact {
+            headerSlot.setChild(nil)
+            barSlot.setChild(entry)
+            bar.connect(entry)
+            // What the user was doing stays in view.
+            if focused || results.isRevealed || !entry.text.isEmpty { bar.isSearching = true }
+        } else {
+            bar.connect(nil)  // or closing the bar would empty the entry
+            bar.isSearching = false
+            barSlot.setChild(nil)
+            headerSlot.setChild(entry)
+        }
+        button.isVisible = compact
+        if focused { entry.grabFocus() }
+    }
+
     /// Esc (the window's "back", which sees the key before the entry and the list do): first
-    /// the list closes and focus returns to the entry, then the search bar closes. False when
-    /// there was nothing to close.
+    /// the list closes and focus returns to the entry, then the search bar closes (on a wide
+    /// window, focus leaves the entry). False when there was nothing to close.
     func escape() -> Bool {
         if results.isRevealed {
             hideResults()
             entry.grabFocus()
             return true
         }
-        if bar.isSearching {
-            bar.isSearching = false
+        if isCompact ? bar.isSearching : entry.hasFocus {
+            if isCompact { bar.isSearching = false }
             onClose?()
             return true
         }
         return false
     }
 
-    /// Ctrl+F: opens the search bar with the entry focused.
+    /// Ctrl+F: the entry focused (the search bar opened first on a narrow window), its text
+    /// selected so typing replaces it.
     func begin() {
-        bar.isSearching = true
+        if isCompact { bar.isSearching = true }
         entry.grabFocus()
+        entry.selectAll()
     }
 
     private func search(_ text: String) {
@@ -117,7 +152,7 @@ final class PlaceSearch {
 
     private func choose(_ place: Place) {
         hideResults()
-        bar.isSearching = false
+        if isCompact { bar.isSearching = false }
         onChoose?(place)
     }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from gi.repository import Atspi
 
-from harness import has_state, wait_for
+from harness import TOGGLE, has_state, safe, wait_for, walk
 from test_album import press_key
 
 BERLIN = "Brandenburger Tor, Pariser Platz, Mitte, Berlin, Deutschland"
@@ -98,3 +98,51 @@ def test_searches_are_a_second_apart_and_cached(launch, dirs, paris, loopback):
     requests = loopback.requests("geocode")
     assert len(requests) == 2, "the third search, 'paris' again, comes from the cache"
     assert requests[1]["start"] - requests[0]["start"] >= 0.99
+
+
+def entry_text(node) -> str:
+    """The text typed in the search entry."""
+    for each in walk(node):
+        if safe(lambda: each.get_text_iface(), None) is not None:
+            # (GTK answers "" for the end offset -1, so ask for the characters it counts.)
+            return Atspi.Text.get_text(each, 0, Atspi.Text.get_character_count(each))
+    return ""
+
+
+def resize(app, width: int, height: int) -> None:
+    """(The X window is wider than asked by the client-side shadow, so wait for a change.)"""
+    window = wait_for(app._x_window, 10, message="the main window")
+    app.x.xdotool("windowsize", str(window["WINDOW"]), str(width), str(height))
+    wait_for(lambda: (app._x_window() or {}).get("WIDTH") != window["WIDTH"], 10,
+             message=f"the window to be resized to {width} px")
+
+
+def test_entry_heads_a_wide_window_and_moves_into_a_bar_when_narrow(launch, dirs, paris, loopback):
+    app = launch()
+    # Wide: the entry is the header's title, no button to open a bar.
+    app.wait_find(name="Place name", showing=True, timeout=10)
+    assert not app.find_all(role=TOGGLE, name="Search for a Place", showing=True)
+    search(app, "Paris")
+    app.wait_find(name="Paris, Île-de-France, France métropolitaine, France", showing=True, timeout=10)
+
+    # Narrow: the entry moves into the search bar, open, with the text and the places found.
+    resize(app, 360, 500)
+    button = app.wait_find(role=TOGGLE, name="Search for a Place", showing=True, timeout=10)
+    wait_for(lambda: has_state(button, Atspi.StateType.PRESSED), 5, message="the search bar to stay open")
+    assert entry_text(app.wait_find(name="Place name", showing=True, timeout=5)) == "Paris"
+    app.wait_find(name="Paris, Île-de-France, France métropolitaine, France", showing=True, timeout=5)
+    # Esc closes the list, then the bar (taking the entry with it).
+    app.x.xdotool("key", "Escape")
+    wait_for(lambda: not app.find_all(name="Tour Eiffel", showing=True), 5, message="the list to close")
+    app.x.xdotool("key", "Escape")
+    wait_for(lambda: not app.find_all(name="Place name", showing=True), 5, message="the bar to close")
+
+    # Ctrl+F opens the bar on a narrow window; going wide puts the entry back in the header.
+    press_key(app, "ctrl+f")
+    app.wait_find(name="Place name", showing=True, timeout=10)
+    type_text(app, "Mont")
+    resize(app, 960, 680)
+    wait_for(lambda: not app.find_all(role=TOGGLE, name="Search for a Place", showing=True), 10,
+             message="the search button to go")
+    assert entry_text(app.wait_find(name="Place name", showing=True, timeout=5)) == "Mont"
+    assert len(loopback.requests("geocode")) == 1, "moving the entry asks nothing"
