@@ -103,37 +103,34 @@ final class MainWindow {
     }
 
     private func addActions() {
-        let application = app.application
-        actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
-        actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
         // Ctrl+D: once per press, however long the keys are held (not an accelerator: those repeat).
         window.addController(SinglePressShortcut(keyval: GDK_KEY_d, modifiers: GDK_CONTROL_MASK) { [unowned self] in
             self.mapPage.dropPinAtCenter()
         })
-        actions.append(Action("undo", in: window) { [unowned self] in self.undoToasts.undoLatest() })
-        actions.append(Action("search", in: window) { [unowned self] in
-            if self.albumPage != nil {
-                self.navigation.pop(to: self.mapPage.page)
-                self.closeAlbum()
-            }
-            self.mapPage.placeSearch.begin()
-        })
-        actions.append(Action("preferences", in: application) { [unowned self] in
-            guard self.preferences == nil else { return }
-            let dialog = PreferencesDialog(app: self.app)
-            self.preferences = dialog
-            dialog.present(over: self.window) { [unowned self] in self.preferences = nil }
-        })
-        // Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
-        actions.append(Action("open-pin", in: application, int64: { [unowned self] id in self.openPin(id: id) }))
-        actions.append(Action("about", in: application) { [unowned self] in About.present(over: self.window) })
+        actions += AppAction.install(.win, on: window, application: app.application, handlers: [
+            .back: { [unowned self] in self.goBack() },
+            .close: { [unowned self] in self.window.close() },
+            .undo: { [unowned self] in self.undoToasts.undoLatest() },
+            .search: { [unowned self] in
+                if self.albumPage != nil {
+                    self.navigation.pop(to: self.mapPage.page)
+                    self.closeAlbum()
+                }
+                self.mapPage.placeSearch.begin()
+            },
+        ])
+        actions += AppAction.install(.app, on: app.application, application: app.application, handlers: [
+            .quit: { [unowned self] in self.app.quit() },
+            .preferences: { [unowned self] in
+                guard self.preferences == nil else { return }
+                let dialog = PreferencesDialog(app: self.app)
+                self.preferences = dialog
+                dialog.present(over: self.window) { [unowned self] in self.preferences = nil }
+            },
+            .about: { [unowned self] in About.present(over: self.window) },
+        ], int64Handlers: [.openPin: { [unowned self] id in self.openPin(id: id) }])
         // Built when the first frame is out of the way: nobody needs it before.
-        MainLoop.idle { [unowned self] in ShortcutsWindow.install(on: self.window) }
-        application.setAccels("win.back", "Escape", "<Alt>Left")
-        application.setAccels("win.close", "<Control>w")
-        application.setAccels("win.undo", "<Control>z")
-        application.setAccels("win.search", "<Control>f")
-        application.setAccels("app.preferences", "<Control>comma")
+        MainLoop.idle { [unowned self] in ShortcutsHelp.install(on: self.window) }
     }
 
     private func saveWindowState() {

@@ -44,11 +44,7 @@ final class MapPage {
         map.setExpand(horizontal: true, vertical: true)
 
         header.setTitle(title)
-        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: [
-            (tr("_Preferences"), "app.preferences"),
-            (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
-            (tr("_About Virtual Tourist"), "app.about"),
-        ]))
+        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: AppAction.menu))
         editButton.setAccessibleDescription(tr("Delete pins by tapping them"))
         header.packStart(editButton)
         placeSearch = PlaceSearch(geocoder: app.geocoder)
