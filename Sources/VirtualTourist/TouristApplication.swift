@@ -15,10 +15,11 @@ final class TouristApplication {
     let downloads = DownloadScheduler()
     private(set) var store: Store?
     private(set) lazy var loaders = AlbumLoaders(app: self)
-    /// Place search; `VT_GEOCODER_URL` replaces Nominatim (tests point it at the loopback service).
+    /// Place search, with names in the user's languages; `VT_GEOCODER_URL` replaces Nominatim
+    /// (tests point it at the loopback service).
     private(set) lazy var geocoder = Geocoder(
         endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
-        client: http)
+        client: http, languages: Localization.acceptLanguages(environment: configuration.environment))
     private var window: MainWindow?
     /// Why the settings file is not in use, told to the user once the window shows.
     private let settingsProblem: SettingsProblem?
