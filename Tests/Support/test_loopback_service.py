@@ -1,4 +1,4 @@
-"""Self-test for loopback_service.py.
+"""Self-test for loopback_service.py and the modules beside it that it loads.
 
 Run from the repository root:
     /usr/bin/python3 -m pytest -q Tests/Support/test_loopback_service.py

@@ -1,0 +1,146 @@
+"""The loopback service's photo searches: Flickr's `flickr.photos.search` (under `/flickr/`) and
+Wikimedia Commons' `action=query&generator=geosearch` (under `/commons/`). Each coordinate,
+rounded to three decimals, has its own stable photos (`--total` of them, none near 0,0), whose
+URLs point back at the service's /images/ and /wiki/ pages. Also the search answers of the
+`markup_error` and `long_titles` fault modes."""
+from __future__ import annotations
+
+import json
+import math
+
+from loopback_images import digest
+from loopback_state import Response, int_param, json_response
+
+FLICKR_SIZES = {"q": (150, 150), "m": (240, 180), "z": (640, 480), "b": (1024, 768)}
+FLICKR_MAX_PER_PAGE = 250
+COMMONS_BATCH = 20           # pages per Commons response before a `continue` is sent
+# What `markup_error` puts in a search error: text that means something as Pango markup, which
+# the app must show as written.
+MARKUP_MESSAGE = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'
+LONG_TITLE_CHARS = 5000      # `long_titles`: every photo's title is this long
+
+
+def coordinate_key(lat: float, lon: float) -> tuple[float, float, int]:
+    lat, lon = round(lat, 3) + 0.0, round(lon, 3) + 0.0   # + 0.0 turns -0.0 into 0.0
+    return lat, lon, digest(f"{lat:.3f},{lon:.3f}")
+
+
+def is_null_island(lat: float, lon: float) -> bool:
+    return abs(lat) < 1 and abs(lon) < 1
+
+
+def flickr_fail(code: int, message: str) -> Response:
+    return json_response({"stat": "fail", "code": code, "message": message})
+
+
+def flickr_search(q: dict, base: str, total: int) -> Response:
+    """A `flickr.photos.search` answer; `base` is the service's URL, `total` its photos per
+    coordinate."""
+    if q.get("method") != "flickr.photos.search":
+        return flickr_fail(112, f"Method \"{q.get('method', '')}\" not found")
+    if q.get("api_key", "") in ("", "invalid"):
+        return flickr_fail(100, "Invalid API Key (Key has invalid format)")
+    try:
+        lat, lon = float(q["lat"]), float(q["lon"])
+    except (KeyError, ValueError):
+        return flickr_fail(3, "Parameterless searches have been disabled. "
+                              "Please use flickr.photos.getRecent instead.")
+    per_page = max(1, min(FLICKR_MAX_PER_PAGE, int_param(q, "per_page", 100)))
+    page = max(1, int_param(q, "page", 1))
+    total = 0 if is_null_island(lat, lon) else total
+    pages = math.ceil(total / per_page)
+    # Current Flickr sends numbers, older responses sent strings: clients must take both.
+    num = (lambda v: v) if page % 2 == 0 else str
+    lat, lon, h = coordinate_key(lat, lon)
+    photos = []
+    for i in range((page - 1) * per_page, min(total, page * per_page)):
+        pid = f"5{h % 10 ** 6:06d}{i:04d}"
+        photo = {"id": pid, "owner": f"owner{i % 5}@N0{i % 3}", "secret": f"s{i}",
+                 "server": "7", "farm": 8, "title": f"Photo {i + 1} near {lat:.3f},{lon:.3f}",
+                 "ispublic": 1, "isfriend": 0, "isfamily": 0, "license": num(i % 11),
+                 "ownername": f"Owner {i % 5}", "datetakengranularity": "0"}
+        for suffix, (w, hgt) in FLICKR_SIZES.items():
+            photo[f"url_{suffix}"] = f"{base}/images/{pid}_{w}x{hgt}.jpg"
+            photo[f"height_{suffix}"] = num(hgt)
+            photo[f"width_{suffix}"] = num(w)
+        photos.append(photo)
+    return json_response({"photos": {"page": num(page), "pages": num(pages),
+                                     "perpage": num(per_page), "total": num(total),
+                                     "photo": photos}, "stat": "ok"})
+
+
+def commons_search(q: dict, base: str, total: int) -> Response:
+    """A Commons geosearch answer, COMMONS_BATCH pages at a time; every tenth file a video."""
+    if q.get("action") != "query" or q.get("generator") != "geosearch":
+        return json_response({"error": {"code": "badvalue", "info": "Only action=query with "
+                                         "generator=geosearch is simulated."}})
+    try:
+        lat, lon = (float(part) for part in q["ggscoord"].split("|"))
+    except (KeyError, ValueError):
+        return json_response({"error": {"code": "invalid-coord",
+                                        "info": "Invalid coordinate provided."}})
+    if is_null_island(lat, lon):
+        return json_response({"batchcomplete": ""})
+    limit = 500 if q.get("ggslimit") == "max" else max(1, min(500, int_param(q, "ggslimit", 10)))
+    count = min(limit, total)
+    offset = max(0, int_param(q, "ggscontinue", int_param(q, "ggsoffset", 0)))
+    end = min(count, offset + COMMONS_BATCH)
+    width = int_param(q, "iiurlwidth", 0)
+    lat, lon, h = coordinate_key(lat, lon)
+    pages = {}
+    for i in range(offset, end):
+        pageid = (h % 900_000 + 100_000) * 10_000 + i
+        video = i % 10 == 9
+        stem = f"Clip {i + 1}" if video else f"Place {i + 1}"
+        ext = "webm" if video else "jpg"
+        info = {"url": f"{base}/images/c{pageid}_1600x1200.{ext}",
+                "descriptionurl": f"{base}/wiki/File:{stem.replace(' ', '_')}.{ext}",
+                "width": 1600, "height": 1200, "mime": "video/webm" if video else "image/jpeg",
+                "extmetadata": {
+                    "Artist": {"value": f'<a href="//commons.wikimedia.org/wiki/User:Someone{i % 4}"'
+                                        f' title="User:Someone">Someone {i % 4}</a> &amp; friends',
+                               "source": "commons-desc-page"},
+                    "LicenseShortName": {"value": "CC BY-SA 4.0"},
+                    "ObjectName": {"value": stem}}}
+        if width > 0:
+            tw = min(width, 1600)   # Commons never upscales past the original
+            info.update({"thumburl": f"{base}/images/c{pageid}_{tw}x{round(tw * 0.75)}.jpg",
+                         "thumbwidth": tw, "thumbheight": round(tw * 0.75)})
+        pages[str(pageid)] = {"pageid": pageid, "ns": 6, "title": f"File:{stem}.{ext}",
+                              "index": i + 1, "imagerepository": "local", "imageinfo": [info]}
+    body: dict = {"batchcomplete": ""}
+    if end < count:
+        body["continue"] = {"ggscontinue": str(end), "continue": "gcontinue||"}
+    body["query"] = {"pages": pages}
+    return json_response(body)
+
+
+def markup_error(path: str) -> Response:
+    """The `markup_error` answer: the search fails with MARKUP_MESSAGE as the service's own
+    message, in the shape of the service that `path` asks."""
+    if path.startswith("/flickr/"):
+        return flickr_fail(1, MARKUP_MESSAGE)
+    return json_response({"error": {"code": "internal_api_error_DBQueryError",
+                                    "info": MARKUP_MESSAGE}})
+
+
+def long_title(number: int) -> str:
+    """LONG_TITLE_CHARS characters of words, starting with markup characters (a Flickr title
+    is plain text: they must show as written)."""
+    start = f"Photo {number} <b>&amp;</b> & a title that goes on"
+    title = (start + " and on" * LONG_TITLE_CHARS)[:LONG_TITLE_CHARS]
+    return title[:-1] + "." if title.endswith(" ") else title   # the app trims spaces
+
+
+def with_long_titles(resp: Response) -> Response:
+    """A search answer with every photo's title replaced by a long_title."""
+    if resp.status != 200 or resp.content_type != "application/json":
+        return resp
+    body = json.loads(resp.body)
+    flickr = body.get("photos", {}).get("photo", [])
+    for number, photo in enumerate(flickr, 1):
+        photo["title"] = long_title(number)
+    commons = sorted(body.get("query", {}).get("pages", {}).values(), key=lambda p: p["index"])
+    for number, page in enumerate(commons, 1):
+        page["imageinfo"][0]["extmetadata"]["ObjectName"]["value"] = long_title(number)
+    return json_response(body)

@@ -1,0 +1,100 @@
+"""What the loopback service's modules share: the Response a route builds, query helpers, and
+the State that the `/_control` endpoints change, with the request log. Kept apart from
+loopback_service.py because that file runs as the script (`__main__`): a sibling importing it
+would load a second copy with a State of its own."""
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+
+from loopback_images import BoundedCache
+
+
+@dataclass
+class Response:
+    status: int
+    content_type: str
+    body: bytes
+    headers: dict = field(default_factory=dict)
+
+
+def json_response(obj, status: int = 200) -> Response:
+    return Response(status, "application/json", json.dumps(obj).encode())
+
+
+def int_param(q: dict, name: str, default: int) -> int:
+    try:
+        return int(q.get(name, default))
+    except ValueError:
+        return default
+
+
+class State:
+    """Everything the control endpoints can change, plus the request log."""
+
+    def __init__(self, latency_ms: int, image_kb: int, total: int) -> None:
+        self.lock = threading.Lock()
+        self.default_latency_ms = latency_ms
+        self.latency_ms = latency_ms
+        self.image_kb = image_kb
+        self.total = total
+        self.faults: list[dict] = []
+        self.holds: list[dict] = []          # rules: {"target", "count"} (count -1 = every)
+        self.held: list[dict] = []           # request entries waiting for a release, oldest first
+        self.released = threading.Condition(self.lock)
+        self.requests: list[dict] = []
+        self.counts = {"tile": 0, "search": 0, "image": 0, "geocode": 0, "other": 0}
+        self.shutting_down = threading.Event()
+        self.tiles = BoundedCache(4000)
+        self.images = BoundedCache(2000)
+        self.size_hints: dict = {}
+
+    def take_fault(self, target: str) -> str | None:
+        with self.lock:
+            for fault in self.faults:
+                if fault["target"] in (target, "any"):
+                    if fault["count"] > 0:
+                        fault["count"] -= 1
+                        if fault["count"] == 0:
+                            self.faults.remove(fault)
+                    return fault["mode"]
+        return None
+
+    def take_hold(self, target: str) -> bool:
+        """Whether a request of `target` must wait for a release (uses up a counted hold)."""
+        with self.lock:
+            for hold in self.holds:
+                if hold["target"] in (target, "any"):
+                    if hold["count"] > 0:
+                        hold["count"] -= 1
+                        if hold["count"] == 0:
+                            self.holds.remove(hold)
+                    return True
+        return False
+
+    def release(self, target: str, count: int) -> int:
+        """Lets the `count` oldest held requests of `target` go on (-1: all of them, and ends the
+        holds on `target`). Returns how many were released."""
+        with self.lock:
+            matching = [e for e in self.held if target == "any" or e["target"] == target]
+            chosen = matching if count < 0 else matching[:count]
+            for entry in chosen:
+                self.held.remove(entry)
+                entry["held"] = False
+            if count < 0:
+                self.holds = [h for h in self.holds if target != "any" and h["target"] != target]
+            self.released.notify_all()
+            return len(chosen)
+
+    def record(self, entry: dict) -> None:
+        with self.lock:
+            self.requests.append(entry)
+            self.counts[entry["target"]] += 1
+
+    def snapshot(self) -> dict:
+        with self.lock:
+            return {"requests": [dict(r) for r in self.requests], "counts": dict(self.counts),
+                    "faults": [dict(f) for f in self.faults], "holds": [dict(h) for h in self.holds],
+                    "held": [r["path"] for r in self.held], "latency_ms": self.latency_ms,
+                    "total": self.total, "image_kb": self.image_kb}
