@@ -1,22 +1,3 @@
-import TouristModel
-
-/// libadwaita's dialogs (AdwDialog family): centred over the window on a desktop, bottom sheets
-/// on a narrow window.
-
-/// AdwAlertDialog with one "close" response. Heading and body are plain text (markup is off by
-/// default, and stays off: bodies carry file paths and error reasons).
-@MainActor
-public enum AlertDialog {
-    public static func show(over parent: Widget, heading: String, body: String) {
-        let dialog = adw_alert_dialog_new(heading, body)
-        let alert = vt_adw_alert_dialog(UnsafeMutableRawPointer(dialog))
-        adw_alert_dialog_add_response(alert, "close", tr("_Close"))
-        adw_alert_dialog_set_default_response(alert, "close")
-        adw_alert_dialog_set_close_response(alert, "close")
-        adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
-    }
-}
-
 /// AdwAboutDialog.
 @MainActor
 public struct AboutDialog {
@@ -45,10 +26,4 @@ public struct AboutDialog {
     public func present(over parent: Widget) {
         adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
     }
-}
-
-/// Opens a web page in the user's browser (through the portal inside Flatpak).
-@MainActor
-public enum URILauncher {
-    public static func launch(_ uri: String, from window: ApplicationWindow) { vt_launch_uri(window.window, uri) }
 }

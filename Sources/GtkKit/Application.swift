@@ -1,0 +1,21 @@
+@MainActor
+public final class Application: Object {
+    public init(id: String) {
+        super.init(taking: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+    }
+    public var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }
+    @discardableResult
+    public func onActivate(_ handler: @escaping Handler) -> gulong { on("activate", handler) }
+    @discardableResult
+    public func onShutdown(_ handler: @escaping Handler) -> gulong { on("shutdown", handler) }
+    public func setAccels(_ action: String, _ accels: String...) {
+        vt_set_accels(gtkApplication, action, accels.first, accels.count > 1 ? accels[1] : nil)
+    }
+    /// Runs the GLib main loop with Swift's main queue attached; returns the exit status.
+    public func run() -> Int32 {
+        MainLoop.attachMainQueue()
+        return g_application_run(vt_application(raw), CommandLine.argc, CommandLine.unsafeArgv)
+    }
+    public func quit() { g_application_quit(vt_application(raw)) }
+    public var activeWindow: UnsafeMutablePointer<GtkWindow>? { gtk_application_get_active_window(gtkApplication) }
+}

@@ -1,0 +1,9 @@
+@MainActor
+public final class Box: Widget {
+    public init(_ orientation: GtkOrientation, spacing: Int32 = 0) {
+        super.init(gtk_box_new(orientation, spacing))
+    }
+    public func append(_ child: Widget) { gtk_box_append(vt_box(raw), child.widget) }
+    public func prepend(_ child: Widget) { gtk_box_prepend(vt_box(raw), child.widget) }
+    public func remove(_ child: Widget) { gtk_box_remove(vt_box(raw), child.widget) }
+}

@@ -1,0 +1,20 @@
+@MainActor
+open class Button: Widget {
+    public convenience init(label: String) { self.init(pointer: gtk_button_new_with_label(label)) }
+    /// An icon-only button: `label` is its tooltip and accessible name.
+    public convenience init(icon: String, label: String) {
+        self.init(pointer: gtk_button_new_from_icon_name(icon))
+        tooltip = label
+        setAccessibleLabel(label)
+    }
+    public init(pointer: gpointer) { super.init(pointer) }
+    public var button: UnsafeMutablePointer<GtkButton> { vt_button(raw) }
+    public var label: String? {
+        get { string(gtk_button_get_label(button)) }
+        set { gtk_button_set_label(button, newValue) }
+    }
+    public func setChild(_ child: Widget?) { gtk_button_set_child(button, child?.widget) }
+    public func setActionName(_ name: String) { gtk_actionable_set_action_name(OpaquePointer(raw), name) }
+    @discardableResult
+    public func onClicked(_ handler: @escaping Handler) -> gulong { on("clicked", handler) }
+}

@@ -1,0 +1,43 @@
+/// A strong reference to a GObject, released when the Swift wrapper goes away.
+/// Floating references (new widgets) are sunk, so every wrapper owns exactly one reference;
+/// containers take their own.
+@MainActor
+open class Object {
+    // nonisolated(unsafe): read by deinit, which is not main-actor isolated before Swift 6.2;
+    // wrappers are created and dropped on the main thread only.
+    public nonisolated(unsafe) let object: UnsafeMutablePointer<GObject>
+
+    public init(_ pointer: gpointer) {
+        object = vt_object(g_object_ref_sink(pointer))
+    }
+
+    public init(_ pointer: OpaquePointer?) {
+        object = vt_object(g_object_ref_sink(UnsafeMutableRawPointer(pointer!)))
+    }
+
+    /// Wraps an object the caller already holds a full, non-floating reference to.
+    public init(taking pointer: gpointer) {
+        object = vt_object(pointer)
+    }
+
+    public init(taking pointer: OpaquePointer?) {
+        object = vt_object(UnsafeMutableRawPointer(pointer!))
+    }
+
+    deinit {
+        g_object_unref(object)
+    }
+
+    public var raw: gpointer { UnsafeMutableRawPointer(object) }
+
+    @discardableResult
+    public func on(_ signal: String, _ handler: @escaping Handler) -> gulong {
+        Signal.connect(raw, signal, handler)
+    }
+
+    /// "notify::<property>"
+    @discardableResult
+    public func onChange(of property: String, _ handler: @escaping Handler) -> gulong {
+        Signal.connect(raw, "notify::\(property)", pointer: { _ in handler() })
+    }
+}

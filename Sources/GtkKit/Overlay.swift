@@ -1,0 +1,8 @@
+@MainActor
+public final class Overlay: Widget {
+    public init(child: Widget) {
+        super.init(gtk_overlay_new())
+        gtk_overlay_set_child(OpaquePointer(raw), child.widget)
+    }
+    public func addOverlay(_ widget: Widget) { gtk_overlay_add_overlay(OpaquePointer(raw), widget.widget) }
+}

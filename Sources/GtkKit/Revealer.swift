@@ -1,0 +1,11 @@
+@MainActor
+public final class Revealer: Widget {
+    public init(child: Widget) {
+        super.init(gtk_revealer_new())
+        gtk_revealer_set_child(OpaquePointer(raw), child.widget)
+    }
+    public var isRevealed: Bool {
+        get { gtk_revealer_get_reveal_child(OpaquePointer(raw)).isTrue }
+        set { gtk_revealer_set_reveal_child(OpaquePointer(raw), newValue.g) }
+    }
+}

@@ -1,0 +1,31 @@
+/// An AdwToast the app can update or dismiss while it shows. Its title is plain text (AdwToast
+/// parses markup unless told not to, and titles can carry outside text such as an error's reason).
+@MainActor
+public final class Toast: Object {
+    public init(_ title: String, timeout: UInt32 = 5) {
+        super.init(taking: UnsafeMutableRawPointer(adw_toast_new(title)!))
+        adw_toast_set_use_markup(toast, false.g)
+        adw_toast_set_timeout(toast, timeout)
+    }
+    private var toast: OpaquePointer { OpaquePointer(raw) }
+    public var title: String {
+        get { string(adw_toast_get_title(toast)) ?? "" }
+        set { adw_toast_set_title(toast, newValue) }
+    }
+    private var buttonHandler: Handler?
+
+    public func setButton(_ label: String, _ handler: @escaping Handler) {
+        adw_toast_set_button_label(toast, label)
+        buttonHandler = handler
+        Signal.connect(raw, "button-clicked", handler)
+    }
+
+    /// Does what the button does (for its keyboard shortcut), then dismisses the toast.
+    public func pressButton() {
+        buttonHandler?()
+        dismiss()
+    }
+    /// Runs when the toast goes away for any reason (after "button-clicked" if pressed).
+    public func onDismissed(_ handler: @escaping Handler) { Signal.connect(raw, "dismissed", handler) }
+    public func dismiss() { adw_toast_dismiss(toast) }
+}

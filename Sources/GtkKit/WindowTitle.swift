@@ -1,0 +1,12 @@
+@MainActor
+public final class WindowTitle: Widget {
+    public init(title: String, subtitle: String = "") { super.init(adw_window_title_new(title, subtitle)) }
+    public var title: String {
+        get { string(adw_window_title_get_title(OpaquePointer(raw))) ?? "" }
+        set { adw_window_title_set_title(OpaquePointer(raw), newValue) }
+    }
+    public var subtitle: String {
+        get { string(adw_window_title_get_subtitle(OpaquePointer(raw))) ?? "" }
+        set { adw_window_title_set_subtitle(OpaquePointer(raw), newValue) }
+    }
+}
