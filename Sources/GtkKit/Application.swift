@@ -9,7 +9,7 @@ public final class Application: Object {
     @discardableResult
     public func onShutdown(_ handler: @escaping Handler) -> gulong { on("shutdown", handler) }
     public func setAccels(_ action: String, _ accels: String...) {
-        vt_set_accels(gtkApplication, action, accels.first, accels.count > 1 ? accels[1] : nil)
+        withNullTerminatedCStrings(accels) { gtk_application_set_accels_for_action(gtkApplication, action, $0) }
     }
     /// Runs the GLib main loop with Swift's main queue attached; returns the exit status.
     public func run() -> Int32 {

@@ -19,3 +19,12 @@ public func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
 public func string(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }
 }
+
+/// `strings` as GLib's NULL-terminated `const char * const *`, valid while `body` runs.
+func withNullTerminatedCStrings<Result>(_ strings: [String],
+                                        _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Result) -> Result {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
+    return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}

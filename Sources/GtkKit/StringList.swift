@@ -11,11 +11,7 @@ public final class StringList: Object {
 
     /// Replaces `removing` items at `index` with `adding`; replaced items are re-bound by the view.
     public func splice(at index: Int, removing: Int, adding: [String]) {
-        let copies = adding.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
-        var pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
-        pointers.append(nil)
-        gtk_string_list_splice(list, guint(index), guint(removing), pointers)
+        withNullTerminatedCStrings(adding) { gtk_string_list_splice(list, guint(index), guint(removing), $0) }
     }
 
     public func replaceAll(_ strings: [String]) { splice(at: 0, removing: count, adding: strings) }
