@@ -17,5 +17,5 @@ public final class Adjustment: Object {
     }
     /// Called when the range or the page size changes (the content or the window was resized).
     @discardableResult
-    public func onRangeChanged(_ handler: @escaping Handler) -> gulong { on("changed", handler) }
+    public func onRangeChanged(_ handler: @escaping Handler) -> HandlerID { on("changed", handler) }
 }

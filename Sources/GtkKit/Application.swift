@@ -5,9 +5,9 @@ public final class Application: Object {
     }
     public var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }
     @discardableResult
-    public func onActivate(_ handler: @escaping Handler) -> gulong { on("activate", handler) }
+    public func onActivate(_ handler: @escaping Handler) -> HandlerID { on("activate", handler) }
     @discardableResult
-    public func onShutdown(_ handler: @escaping Handler) -> gulong { on("shutdown", handler) }
+    public func onShutdown(_ handler: @escaping Handler) -> HandlerID { on("shutdown", handler) }
     public func setAccels(_ action: String, _ accels: String...) {
         withNullTerminatedCStrings(accels) { gtk_application_set_accels_for_action(gtkApplication, action, $0) }
     }
@@ -17,5 +17,8 @@ public final class Application: Object {
         return g_application_run(vt_application(raw), CommandLine.argc, CommandLine.unsafeArgv)
     }
     public func quit() { g_application_quit(vt_application(raw)) }
+    /// The program's name for people, process-wide (g_set_application_name: window titles, the
+    /// sound and accessibility services, …).
+    public static func setName(_ name: String) { g_set_application_name(name) }
     public var activeWindow: UnsafeMutablePointer<GtkWindow>? { gtk_application_get_active_window(gtkApplication) }
 }

@@ -19,7 +19,7 @@ public final class ApplicationWindow: Widget {
     public func close() { gtk_window_close(window) }
     /// Return true to keep the window open.
     @discardableResult
-    public func onCloseRequest(_ handler: @escaping BoolHandler) -> gulong { Signal.connect(raw, "close-request", returning: handler) }
+    public func onCloseRequest(_ handler: @escaping BoolHandler) -> HandlerID { Signal.connect(raw, "close-request", returning: handler) }
 
     /// Installs a GtkShortcutsWindow (object id "help_overlay" in `builderXML`) as the help
     /// overlay, which also adds the win.show-help-overlay action (Ctrl+?).

@@ -1,7 +1,7 @@
 @MainActor
 public final class Box: Widget {
-    public init(_ orientation: GtkOrientation, spacing: Int32 = 0) {
-        super.init(gtk_box_new(orientation, spacing))
+    public init(_ orientation: Orientation, spacing: Int32 = 0) {
+        super.init(gtk_box_new(orientation.gtk, spacing))
     }
     public func append(_ child: Widget) { gtk_box_append(vt_box(raw), child.widget) }
     public func prepend(_ child: Widget) { gtk_box_prepend(vt_box(raw), child.widget) }

@@ -32,7 +32,7 @@ public final class BreakpointBin: Widget {
     public var isBreakpointApplied: Bool { adw_breakpoint_bin_get_current_breakpoint(bin) != nil }
     /// A breakpoint started or stopped applying (or another one took over).
     @discardableResult
-    public func onBreakpointChanged(_ handler: @escaping Handler) -> gulong { onChange(of: "current-breakpoint", handler) }
+    public func onBreakpointChanged(_ handler: @escaping Handler) -> HandlerID { onChange(of: "current-breakpoint", handler) }
 }
 
 /// A value an AdwBreakpoint gives a property.

@@ -1,5 +1,7 @@
 @MainActor
 open class Button: Widget {
+    /// An empty button, for a child set later.
+    public convenience init() { self.init(pointer: gtk_button_new()) }
     public convenience init(label: String) { self.init(pointer: gtk_button_new_with_label(label)) }
     /// An icon-only button: `label` is its tooltip and accessible name.
     public convenience init(icon: String, label: String) {
@@ -16,5 +18,5 @@ open class Button: Widget {
     public func setChild(_ child: Widget?) { gtk_button_set_child(button, child?.widget) }
     public func setActionName(_ name: String) { gtk_actionable_set_action_name(OpaquePointer(raw), name) }
     @discardableResult
-    public func onClicked(_ handler: @escaping Handler) -> gulong { on("clicked", handler) }
+    public func onClicked(_ handler: @escaping Handler) -> HandlerID { on("clicked", handler) }
 }

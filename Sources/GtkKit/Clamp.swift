@@ -2,9 +2,9 @@
 /// natural size, which a size request cannot lower).
 @MainActor
 public final class Clamp: Widget {
-    public init(child: Widget, orientation: GtkOrientation, maximum: Int32) {
+    public init(child: Widget, orientation: Orientation, maximum: Int32) {
         super.init(adw_clamp_new())
-        gtk_orientable_set_orientation(vt_orientable(raw), orientation)
+        gtk_orientable_set_orientation(vt_orientable(raw), orientation.gtk)
         adw_clamp_set_child(OpaquePointer(raw), child.widget)
         self.maximum = maximum
     }

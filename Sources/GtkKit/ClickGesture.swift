@@ -6,8 +6,10 @@ public final class ClickGesture: Gesture {
         gtk_gesture_single_set_button(vt_gesture_single(raw), button)
     }
     @discardableResult
-    public func onPressed(_ handler: @escaping ClickHandler) -> gulong { Signal.connect(raw, "pressed", click: handler) }
+    public func onPressed(_ handler: @escaping ClickHandler) -> HandlerID { Signal.connect(raw, "pressed", click: handler) }
     @discardableResult
-    public func onReleased(_ handler: @escaping ClickHandler) -> gulong { Signal.connect(raw, "released", click: handler) }
+    public func onReleased(_ handler: @escaping ClickHandler) -> HandlerID { Signal.connect(raw, "released", click: handler) }
+    /// The desktop's double-click time: a second click within it is a double-click.
+    public static var doubleClickMilliseconds: Int { Int(vt_double_click_time()) }
     public var currentButton: UInt32 { gtk_gesture_single_get_current_button(vt_gesture_single(raw)) }
 }

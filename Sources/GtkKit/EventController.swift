@@ -16,5 +16,5 @@ open class EventController: Object {
         return gdk_device_get_source(device) == GDK_SOURCE_TOUCHSCREEN
     }
     /// The modifier keys held during the event being handled.
-    public var modifiers: GdkModifierType { gtk_event_controller_get_current_event_state(vt_event_controller(raw)) }
+    public var modifiers: Modifiers { Modifiers(gtk_event_controller_get_current_event_state(vt_event_controller(raw))) }
 }

@@ -12,7 +12,7 @@ open class Gesture: EventController {
     }
 
     @discardableResult
-    public func onBegin(_ handler: @escaping Handler) -> gulong { Signal.connect(raw, "begin", pointer: { _ in handler() }) }
+    public func onBegin(_ handler: @escaping Handler) -> HandlerID { Signal.connect(raw, "begin", pointer: { _ in handler() }) }
     @discardableResult
-    public func onEnd(_ handler: @escaping Handler) -> gulong { Signal.connect(raw, "end", pointer: { _ in handler() }) }
+    public func onEnd(_ handler: @escaping Handler) -> HandlerID { Signal.connect(raw, "end", pointer: { _ in handler() }) }
 }

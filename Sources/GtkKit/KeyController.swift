@@ -2,5 +2,5 @@
 public final class KeyController: EventController {
     public init() { super.init(gtk_event_controller_key_new()) }
     @discardableResult
-    public func onKeyPressed(_ handler: @escaping KeyHandler) -> gulong { Signal.connect(raw, "key-pressed", key: handler) }
+    public func onKeyPressed(_ handler: @escaping KeyHandler) -> HandlerID { Signal.connect(raw, "key-pressed", key: handler) }
 }

@@ -20,7 +20,7 @@ public final class ListBox: Widget {
         return gtk_widget_grab_focus(vt_widget(row)).isTrue
     }
     @discardableResult
-    public func onActivated(_ handler: @escaping @MainActor (Int) -> Void) -> gulong {
+    public func onActivated(_ handler: @escaping @MainActor (Int) -> Void) -> HandlerID {
         Signal.connect(raw, "row-activated", pointer: { row in
             guard let row else { return }
             handler(Int(gtk_list_box_row_get_index(vt_list_box_row(row))))

@@ -56,8 +56,10 @@ public final class MapView: Widget {
 
     private var simple: OpaquePointer { vt_shumate_simple_map(raw) }
     private var viewport: OpaquePointer { shumate_simple_map_get_viewport(simple) }
-    /// The ShumateMap inside: gestures go on it and widget coordinates are relative to it.
-    public var mapWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))) }
+    /// The ShumateMap inside (the map without its buttons): gestures go on it and the
+    /// coordinates of `location`, `point` and `hasMarker` are relative to it.
+    public var mapArea: Widget { Widget(mapWidget) }
+    private var mapWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))) }
 
     public var latitude: Double { shumate_location_get_latitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
     public var longitude: Double { shumate_location_get_longitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
@@ -80,14 +82,14 @@ public final class MapView: Widget {
         shumate_map_center_on(shumate_simple_map_get_map(simple), latitude, longitude)
     }
 
-    /// The coordinate under a point given in `mapWidget` coordinates.
+    /// The coordinate under a point given in `mapArea` coordinates.
     public func location(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
         var latitude = 0.0, longitude = 0.0
         shumate_viewport_widget_coords_to_location(viewport, mapWidget, x, y, &latitude, &longitude)
         return (latitude, longitude)
     }
 
-    /// Where a coordinate is, in `mapWidget` coordinates.
+    /// Where a coordinate is, in `mapArea` coordinates.
     public func point(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
         var x = 0.0, y = 0.0
         shumate_viewport_location_to_widget_coords(viewport, mapWidget, latitude, longitude, &x, &y)
@@ -102,7 +104,7 @@ public final class MapView: Widget {
         }
     }
 
-    /// Whether a point (in `mapWidget` coordinates) is on a marker rather than on the map itself.
+    /// Whether a point (in `mapArea` coordinates) is on a marker rather than on the map itself.
     public func hasMarker(atX x: Double, y: Double) -> Bool {
         let map = mapWidget
         var widget = gtk_widget_pick(map, x, y, GTK_PICK_DEFAULT)

@@ -17,7 +17,7 @@ public final class NavigationView: Widget {
 
     /// After a page has left the stack (back button, Escape, swipe or `pop`); `tag` is its tag.
     @discardableResult
-    public func onPopped(_ handler: @escaping @MainActor (_ tag: String?) -> Void) -> gulong {
+    public func onPopped(_ handler: @escaping @MainActor (_ tag: String?) -> Void) -> HandlerID {
         Signal.connect(raw, "popped", pointer: { page in
             let pointer = page.map { vt_adw_navigation_page($0) }
             handler(pointer.flatMap { string(adw_navigation_page_get_tag($0)) })

@@ -31,13 +31,13 @@ open class Object {
     public var raw: gpointer { UnsafeMutableRawPointer(object) }
 
     @discardableResult
-    public func on(_ signal: String, _ handler: @escaping Handler) -> gulong {
+    public func on(_ signal: String, _ handler: @escaping Handler) -> HandlerID {
         Signal.connect(raw, signal, handler)
     }
 
     /// "notify::<property>"
     @discardableResult
-    public func onChange(of property: String, _ handler: @escaping Handler) -> gulong {
+    public func onChange(of property: String, _ handler: @escaping Handler) -> HandlerID {
         Signal.connect(raw, "notify::\(property)", pointer: { _ in handler() })
     }
 }

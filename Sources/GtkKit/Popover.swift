@@ -5,6 +5,8 @@ public final class Popover: Widget {
         gtk_popover_set_child(vt_popover(raw), child.widget)
     }
     public func attach(to parent: Widget) { gtk_widget_set_parent(widget, parent.widget) }
+    /// Undoes `attach(to:)` (a popover attached to a widget stays until detached).
+    public func detach() { gtk_widget_unparent(widget) }
     public func point(at x: Double, _ y: Double) {
         var rect = GdkRectangle(x: Int32(x), y: Int32(y), width: 1, height: 1)
         gtk_popover_set_pointing_to(vt_popover(raw), &rect)

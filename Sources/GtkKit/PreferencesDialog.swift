@@ -22,5 +22,5 @@ public final class PreferencesDialog: Widget {
     public func present(over parent: Widget) { adw_dialog_present(vt_adw_dialog(raw), parent.widget) }
     /// After the dialog has closed.
     @discardableResult
-    public func onClosed(_ handler: @escaping Handler) -> gulong { on("closed", handler) }
+    public func onClosed(_ handler: @escaping Handler) -> HandlerID { on("closed", handler) }
 }

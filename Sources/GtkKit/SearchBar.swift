@@ -17,5 +17,5 @@ public final class SearchBar: Widget {
         set { gtk_search_bar_set_search_mode(vt_search_bar(raw), newValue.g) }
     }
     @discardableResult
-    public func onSearchModeChanged(_ handler: @escaping Handler) -> gulong { onChange(of: "search-mode-enabled", handler) }
+    public func onSearchModeChanged(_ handler: @escaping Handler) -> HandlerID { onChange(of: "search-mode-enabled", handler) }
 }

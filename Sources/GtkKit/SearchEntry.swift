@@ -12,8 +12,8 @@ public final class SearchEntry: Widget {
     }
     public func selectAll() { gtk_editable_select_region(vt_editable(raw), 0, -1) }
     @discardableResult
-    public func onActivate(_ handler: @escaping Handler) -> gulong { on("activate", handler) }
+    public func onActivate(_ handler: @escaping Handler) -> HandlerID { on("activate", handler) }
     /// ↓ in the entry ("next-match"): the way from the entry into the results.
     @discardableResult
-    public func onNextMatch(_ handler: @escaping Handler) -> gulong { on("next-match", handler) }
+    public func onNextMatch(_ handler: @escaping Handler) -> HandlerID { on("next-match", handler) }
 }

@@ -3,10 +3,10 @@
 /// dropped a pin 25 times a second. The key is matched as accelerators match it (any layout).
 @MainActor
 public final class SinglePressShortcut: EventController {
-    public init(keyval: Int32, modifiers: GdkModifierType, _ action: @escaping Handler) {
+    public init(key: Key, modifiers: Modifiers, _ action: @escaping Handler) {
         super.init(gtk_event_controller_legacy_new())
         gtk_event_controller_set_propagation_phase(vt_event_controller(raw), GTK_PHASE_CAPTURE)
-        let press = HeldKey(keyval: guint(keyval), modifiers: modifiers, action: action)
+        let press = HeldKey(keyval: key.keyval, modifiers: modifiers.gdk, action: action)
         vt_connect_event(raw, "event", { _, event, data in
             MainActor.assumeIsolated {
                 Unmanaged<HeldKey>.fromOpaque(data!).takeUnretainedValue().handle(event).g

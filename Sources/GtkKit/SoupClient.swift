@@ -20,6 +20,11 @@ public final class SoupClient: HTTPClient {
         g_object_unref(session)
     }
 
+    /// The libsoup the app runs with, "3.6.5" (for the User-Agent).
+    public nonisolated static var libsoupVersion: String {
+        "\(soup_get_major_version()).\(soup_get_minor_version()).\(soup_get_micro_version())"
+    }
+
     public func get(_ url: URL, rules: TransferRules) async throws -> Data {
         try await run(url, rules: rules, sink: .memory)
     }

@@ -5,14 +5,14 @@ import TouristModel
 @MainActor
 public final class TileSource: Object {
     /// `cacheSizeLimit` (bytes) is shared by every source caching in `cacheDirectory`.
-    public init(urlTemplate: String, session: UnsafeMutablePointer<SoupSession>, cacheDirectory: String, cacheKey: String,
+    public init(urlTemplate: String, client: SoupClient, cacheDirectory: String, cacheKey: String,
                 cacheSizeLimit: UInt32 = 100_000_000) {
         // The key names the template too: tiles cached from one server (the offline demo's
         // loopback service, say) must never stand in for another's.
         let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, urlTemplate, -1)!
         let key = cacheKey + "-" + String(cString: digest).prefix(16)
         g_free(digest)
-        let dataSource = vt_tile_source_new(urlTemplate, session, cacheDirectory, key, cacheSizeLimit) { bytes in
+        let dataSource = vt_tile_source_new(urlTemplate, client.session, cacheDirectory, key, cacheSizeLimit) { bytes in
             var size: gsize = 0
             guard let start = g_bytes_get_data(bytes, &size) else { return 0 }
             let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size), deallocator: .none)

@@ -17,5 +17,5 @@ public final class ToggleButton: Button {
         set { gtk_toggle_button_set_active(vt_toggle_button(raw), newValue.g) }
     }
     @discardableResult
-    public func onToggled(_ handler: @escaping Handler) -> gulong { on("toggled", handler) }
+    public func onToggled(_ handler: @escaping Handler) -> HandlerID { on("toggled", handler) }
 }

@@ -27,7 +27,7 @@ open class Widget: Object {
     public func setAccessibleDescription(_ text: String) { vt_accessible_set_description(widget, text) }
     /// GTK ≥ 4.10 drops the name of a widget with a generic role (a box, ShumateMap): give such a
     /// widget a role that carries a name first. Only before it is realized.
-    public func setAccessibleRole(_ role: GtkAccessibleRole) { vt_widget_set_accessible_role(widget, role) }
+    public func setAccessibleRole(_ role: AccessibleRole) { vt_widget_set_accessible_role(widget, role.gtk) }
 
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(widget, name) }
     public func removeCSSClass(_ name: String) { gtk_widget_remove_css_class(widget, name) }
@@ -37,9 +37,9 @@ open class Widget: Object {
         if let vertical { gtk_widget_set_vexpand(widget, vertical.g) }
     }
 
-    public func setAlign(horizontal: GtkAlign? = nil, vertical: GtkAlign? = nil) {
-        if let horizontal { gtk_widget_set_halign(widget, horizontal) }
-        if let vertical { gtk_widget_set_valign(widget, vertical) }
+    public func setAlign(horizontal: Align? = nil, vertical: Align? = nil) {
+        if let horizontal { gtk_widget_set_halign(widget, horizontal.gtk) }
+        if let vertical { gtk_widget_set_valign(widget, vertical.gtk) }
     }
 
     public func setMargins(_ all: Int32) { setMargins(top: all, bottom: all, start: all, end: all) }
@@ -82,5 +82,42 @@ open class Widget: Object {
     public var focusable: Bool {
         get { gtk_widget_get_focusable(widget).isTrue }
         set { gtk_widget_set_focusable(widget, newValue.g) }
+    }
+    /// Whether a click moves focus here (false: a click leaves focus where it was).
+    public var focusOnClick: Bool {
+        get { gtk_widget_get_focus_on_click(widget).isTrue }
+        set { gtk_widget_set_focus_on_click(widget, newValue.g) }
+    }
+    /// Whether the widget is on screen: shown, and so are its parents up to a shown window (a
+    /// page that has slid out of a navigation view is not).
+    public var isMapped: Bool { gtk_widget_get_mapped(widget).isTrue }
+    /// Device pixels per layout pixel of the monitor the widget is on (2 on a HiDPI screen).
+    public var scaleFactor: Int32 { gtk_widget_get_scale_factor(widget) }
+}
+
+/// Where a widget goes in space larger than it needs.
+public enum Align: Sendable {
+    case fill, start, end, center
+
+    var gtk: GtkAlign {
+        switch self {
+        case .fill: GTK_ALIGN_FILL
+        case .start: GTK_ALIGN_START
+        case .end: GTK_ALIGN_END
+        case .center: GTK_ALIGN_CENTER
+        }
+    }
+}
+
+/// What a widget is to assistive technology, for the roles the app gives (GtkAccessibleRole has
+/// dozens).
+public enum AccessibleRole: Sendable {
+    case group, image
+
+    var gtk: GtkAccessibleRole {
+        switch self {
+        case .group: GTK_ACCESSIBLE_ROLE_GROUP
+        case .image: GTK_ACCESSIBLE_ROLE_IMG
+        }
     }
 }

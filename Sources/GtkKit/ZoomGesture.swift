@@ -4,7 +4,7 @@
 public final class ZoomGesture: Gesture {
     public init() { super.init(gtk_gesture_zoom_new()) }
     @discardableResult
-    public func onScaleChanged(_ handler: @escaping DoubleHandler) -> gulong {
+    public func onScaleChanged(_ handler: @escaping DoubleHandler) -> HandlerID {
         Signal.connect(raw, "scale-changed", double: handler)
     }
 }

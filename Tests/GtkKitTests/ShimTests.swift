@@ -35,7 +35,7 @@ final class ShimTests: XCTestCase {
             weak var weakWitness: Witness?
             let cancellable = g_cancellable_new()!
             defer { g_object_unref(cancellable) }
-            var id: gulong = 0
+            var id: HandlerID?
             do {
                 let witness = Witness()
                 weakWitness = witness
@@ -43,7 +43,7 @@ final class ShimTests: XCTestCase {
                 id = Signal.connect(UnsafeMutableRawPointer(cancellable), "cancelled", handler)
             }
             XCTAssertNotNil(weakWitness)
-            Signal.disconnect(UnsafeMutableRawPointer(cancellable), id)
+            Signal.disconnect(UnsafeMutableRawPointer(cancellable), id!)
             XCTAssertNil(weakWitness)
         }
     }
