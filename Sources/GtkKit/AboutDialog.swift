@@ -1,3 +1,5 @@
+internal import CShim
+
 /// AdwAboutDialog.
 @MainActor
 public struct AboutDialog {

@@ -1,3 +1,4 @@
+internal import CShim
 import TouristModel
 
 /// AdwAlertDialog with one "close" response, centred over the window on a desktop, a bottom sheet

@@ -1,9 +1,11 @@
+package import CShim
+
 @MainActor
 public final class Application: Object {
     public init(id: String) {
         super.init(taking: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
     }
-    public var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }
+    package var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }
     @discardableResult
     public func onActivate(_ handler: @escaping Handler) -> HandlerID { on("activate", handler) }
     @discardableResult
@@ -20,5 +22,4 @@ public final class Application: Object {
     /// The program's name for people, process-wide (g_set_application_name: window titles, the
     /// sound and accessibility services, …).
     public static func setName(_ name: String) { g_set_application_name(name) }
-    public var activeWindow: UnsafeMutablePointer<GtkWindow>? { gtk_application_get_active_window(gtkApplication) }
 }

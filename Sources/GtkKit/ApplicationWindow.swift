@@ -1,9 +1,11 @@
+package import CShim
+
 @MainActor
 public final class ApplicationWindow: Widget {
     public init(application: Application) {
         super.init(adw_application_window_new(application.gtkApplication))
     }
-    public var window: UnsafeMutablePointer<GtkWindow> { vt_window(raw) }
+    package var window: UnsafeMutablePointer<GtkWindow> { vt_window(raw) }
     public var title: String {
         get { string(gtk_window_get_title(window)) ?? "" }
         set { gtk_window_set_title(window, newValue) }
@@ -26,7 +28,7 @@ public final class ApplicationWindow: Widget {
     public func setHelpOverlay(builderXML: String) {
         let builder = gtk_builder_new_from_string(builderXML, -1)
         let overlay = gtk_builder_get_object(builder, "help_overlay")
-        gtk_application_window_set_help_overlay(UnsafeMutablePointer(OpaquePointer(window)), OpaquePointer(overlay))
+        gtk_application_window_set_help_overlay(vt_gtk_application_window(raw), vt_shortcuts_window(overlay))
         g_object_unref(UnsafeMutableRawPointer(builder))
     }
 }

@@ -1,9 +1,9 @@
+internal import CShim
+
 @MainActor
 public final class Box: Widget {
     public init(_ orientation: Orientation, spacing: Int32 = 0) {
         super.init(gtk_box_new(orientation.gtk, spacing))
     }
     public func append(_ child: Widget) { gtk_box_append(vt_box(raw), child.widget) }
-    public func prepend(_ child: Widget) { gtk_box_prepend(vt_box(raw), child.widget) }
-    public func remove(_ child: Widget) { gtk_box_remove(vt_box(raw), child.widget) }
 }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// AdwBreakpointBin: applies its breakpoints from its own size, so one page adapts wherever it is
 /// shown. The minimum size is the smallest the page is designed for (360×294 minus nothing: pages
 /// fill the window).

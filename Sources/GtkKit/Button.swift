@@ -1,5 +1,7 @@
+package import CShim
+
 @MainActor
-open class Button: Widget {
+public class Button: Widget {
     /// An empty button, for a child set later.
     public convenience init() { self.init(pointer: gtk_button_new()) }
     public convenience init(label: String) { self.init(pointer: gtk_button_new_with_label(label)) }
@@ -9,14 +11,13 @@ open class Button: Widget {
         tooltip = label
         setAccessibleLabel(label)
     }
-    public init(pointer: gpointer) { super.init(pointer) }
-    public var button: UnsafeMutablePointer<GtkButton> { vt_button(raw) }
+    package init(pointer: gpointer) { super.init(pointer) }
+    package var button: UnsafeMutablePointer<GtkButton> { vt_button(raw) }
     public var label: String? {
         get { string(gtk_button_get_label(button)) }
         set { gtk_button_set_label(button, newValue) }
     }
     public func setChild(_ child: Widget?) { gtk_button_set_child(button, child?.widget) }
-    public func setActionName(_ name: String) { gtk_actionable_set_action_name(OpaquePointer(raw), name) }
     @discardableResult
     public func onClicked(_ handler: @escaping Handler) -> HandlerID { on("clicked", handler) }
 }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A GCancellable that may be cancelled from any thread (g_cancellable_cancel is thread-safe).
 final class Cancellable: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GCancellable>

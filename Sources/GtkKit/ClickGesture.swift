@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class ClickGesture: Gesture {
     /// `button` 0 listens to every button.
@@ -11,5 +13,4 @@ public final class ClickGesture: Gesture {
     public func onReleased(_ handler: @escaping ClickHandler) -> HandlerID { Signal.connect(raw, "released", click: handler) }
     /// The desktop's double-click time: a second click within it is a double-click.
     public static var doubleClickMilliseconds: Int { Int(vt_double_click_time()) }
-    public var currentButton: UInt32 { gtk_gesture_single_get_current_button(vt_gesture_single(raw)) }
 }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A row choosing one of several labels.
 @MainActor
 public final class ComboRow: Widget {

@@ -17,7 +17,7 @@ public final class Debouncer {
     }
 
     /// Runs pending work now (e.g. on close).
-    public func flush() {
+    private func flush() {
         source = 0
         let work = pending
         pending = nil

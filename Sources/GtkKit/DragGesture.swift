@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GtkGestureDrag: a press followed by movement, with mouse or one finger. Offsets are from the
 /// start point.
 @MainActor

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// An entry row; `password` hides the text (AdwPasswordEntryRow).
 @MainActor
 public final class EntryRow: Widget {

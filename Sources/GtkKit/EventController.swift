@@ -1,5 +1,7 @@
+internal import CShim
+
 @MainActor
-open class EventController: Object {
+public class EventController: Object {
     /// Sees events before the widgets under it (GTK_PHASE_CAPTURE) instead of after them.
     public func handleBeforeChildren() {
         gtk_event_controller_set_propagation_phase(vt_event_controller(raw), GTK_PHASE_CAPTURE)

@@ -1,9 +1,11 @@
+internal import CShim
+
 /// A widget's GdkFrameClock: its phase signals, and continuous frames on request.
 @MainActor
 public final class FrameClock {
-    public let clock: OpaquePointer
+    package let clock: OpaquePointer
 
-    public init(clock: OpaquePointer) { self.clock = clock }
+    package init(clock: OpaquePointer) { self.clock = clock }
 
     /// nil until the widget is realized (a presented window is).
     public init?(widget: Widget) {
@@ -20,7 +22,7 @@ public final class FrameClock {
     public func disconnect(_ id: HandlerID) { Signal.disconnect(target, id) }
 
     /// Runs `handler` once, after the next frame has been painted.
-    public func afterNextPaint(_ handler: @escaping Handler) {
+    private func afterNextPaint(_ handler: @escaping Handler) {
         let connection = Connection()
         connection.id = on("after-paint") { [target] in
             if let id = connection.id { Signal.disconnect(target, id) }

@@ -1,22 +1,24 @@
-@_exported import CShim
+package import CShim
+
+// Conversions between C values and Swift ones, for GtkKit's own use (and its tests').
 
 extension Bool {
     /// GLib's gboolean.
-    @inlinable public var g: gboolean { self ? 1 : 0 }
+    package var g: gboolean { self ? 1 : 0 }
 }
 
 extension gboolean {
-    @inlinable public var isTrue: Bool { self != 0 }
+    package var isTrue: Bool { self != 0 }
 }
 
 /// A C string owned by GLib (g_free'd after copying), or nil.
-public func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
+package func takeString(_ pointer: UnsafeMutablePointer<CChar>?) -> String? {
     guard let pointer else { return nil }
     defer { g_free(pointer) }
     return String(cString: pointer)
 }
 
-public func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+package func string(_ pointer: UnsafePointer<CChar>?) -> String? {
     pointer.map { String(cString: $0) }
 }
 
@@ -27,4 +29,10 @@ func withNullTerminatedCStrings<Result>(_ strings: [String],
     defer { copies.forEach { free($0) } }
     let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
     return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Whether `instance` is a `type` (or a subclass of it), checked before a cast that would
+/// otherwise log a critical.
+func isInstance(_ instance: gpointer, of type: GType) -> Bool {
+    g_type_check_instance_is_a(instance.assumingMemoryBound(to: GTypeInstance.self), type).isTrue
 }

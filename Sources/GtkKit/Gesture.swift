@@ -1,7 +1,9 @@
+internal import CShim
+
 /// What every GtkGesture can do: claim its touch or pointer sequence, so the gestures of other
 /// widgets (a scrolled window's own drag, a click) stop tracking it.
 @MainActor
-open class Gesture: EventController {
+public class Gesture: EventController {
     public func claim() { gtk_gesture_set_state(vt_gesture(raw), GTK_EVENT_SEQUENCE_CLAIMED) }
 
     /// The centre of the points in contact (both fingers of a pinch), in widget coordinates.

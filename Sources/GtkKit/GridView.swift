@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GtkGridView over a StringList: each item is a string key the app maps to its own data.
 @MainActor
 public final class GridView: Widget {
@@ -9,10 +11,10 @@ public final class GridView: Widget {
                 unbind: @escaping (ListItem) -> Void, teardown: @escaping (ListItem) -> Void) {
         let factory = gtk_signal_list_item_factory_new()!
         let target = UnsafeMutableRawPointer(factory)
-        Signal.connect(target, "setup", pointer: { setup(ListItem(pointer: OpaquePointer($0!))) })
-        Signal.connect(target, "bind", pointer: { bind(ListItem(pointer: OpaquePointer($0!))) })
-        Signal.connect(target, "unbind", pointer: { unbind(ListItem(pointer: OpaquePointer($0!))) })
-        Signal.connect(target, "teardown", pointer: { teardown(ListItem(pointer: OpaquePointer($0!))) })
+        Signal.connect(target, "setup", pointer: { setup(ListItem(pointer: vt_list_item($0))) })
+        Signal.connect(target, "bind", pointer: { bind(ListItem(pointer: vt_list_item($0))) })
+        Signal.connect(target, "unbind", pointer: { unbind(ListItem(pointer: vt_list_item($0))) })
+        Signal.connect(target, "teardown", pointer: { teardown(ListItem(pointer: vt_list_item($0))) })
         // Single selection: arrow keys move it, so Delete and Enter know which photo is meant.
         g_object_ref(model.raw)  // the selection model takes ownership of one reference
         selection = gtk_single_selection_new(vt_list_model(model.raw))
@@ -23,7 +25,7 @@ public final class GridView: Widget {
         super.init(gtk_grid_view_new(vt_selection_model(UnsafeMutableRawPointer(selection)), factory))
     }
 
-    private var grid: OpaquePointer { OpaquePointer(raw) }
+    private var grid: OpaquePointer { vt_grid_view(raw) }
 
     public func setColumns(min: UInt32, max: UInt32) {
         gtk_grid_view_set_min_columns(grid, min)

@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class HeaderBar: Widget {
     public init() { super.init(adw_header_bar_new()) }
@@ -5,5 +7,4 @@ public final class HeaderBar: Widget {
     public func packEnd(_ child: Widget) { adw_header_bar_pack_end(vt_adw_header_bar(raw), child.widget) }
     /// Replaces the title widget (the old one is unparented, still alive while wrapped).
     public func setTitle(_ title: Widget) { adw_header_bar_set_title_widget(vt_adw_header_bar(raw), title.widget) }
-    public func showEndTitleButtons(_ show: Bool) { adw_header_bar_set_show_end_title_buttons(vt_adw_header_bar(raw), show.g) }
 }

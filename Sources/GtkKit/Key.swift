@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A key as GDK names it (its keyval): what a press produced after the keyboard layout and Shift,
 /// so `s` and `S` are two keys. Only the keys the app handles are named.
 public struct Key: Hashable, Sendable {

@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class KeyController: EventController {
     public init() { super.init(gtk_event_controller_key_new()) }

@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class Label: Widget {
     public init(_ text: String = "") { super.init(gtk_label_new(text)) }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A vertical list of rows; `onActivated` gets the activated row's index.
 @MainActor
 public final class ListBox: Widget {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// The GLib main loop side of Swift concurrency.
 public enum MainLoop {
     /// Drains Swift's main queue from the GLib loop; call once before running the application.
@@ -56,7 +58,7 @@ public enum MainLoop {
 
     /// Runs one iteration of the default main context (tests drive the loop by hand).
     @MainActor @discardableResult
-    public static func iterate(mayBlock: Bool) -> Bool {
+    private static func iterate(mayBlock: Bool) -> Bool {
         g_main_context_iteration(nil, mayBlock.g).isTrue
     }
 

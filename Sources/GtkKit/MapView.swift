@@ -1,3 +1,4 @@
+internal import CShim
 import TouristModel
 
 /// ShumateSimpleMap: the map with zoom buttons, scale and licence built in.
@@ -27,7 +28,7 @@ public final class MapView: Widget {
         let names = ["zoom-in-symbolic": tr("Zoom In"), "zoom-out-symbolic": tr("Zoom Out")]
         var child = gtk_widget_get_first_child(root)
         while let widget = child {
-            if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_button_get_type()).isTrue,
+            if isInstance(widget, of: gtk_button_get_type()),
                let icon = iconName(of: widget), let name = names[icon] {
                 vt_accessible_set_label(widget, name)
                 gtk_widget_set_tooltip_text(widget, name)
@@ -41,8 +42,8 @@ public final class MapView: Widget {
     private static func iconName(of button: UnsafeMutablePointer<GtkWidget>) -> String? {
         if let name = string(gtk_button_get_icon_name(vt_button(button))) { return name }
         guard let child = gtk_button_get_child(vt_button(button)),
-              g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(child)), gtk_image_get_type()).isTrue else { return nil }
-        return string(gtk_image_get_icon_name(OpaquePointer(child)))
+              isInstance(child, of: gtk_image_get_type()) else { return nil }
+        return string(gtk_image_get_icon_name(vt_image(child)))
     }
 
     /// Names the map for screen readers: on the focusable map area (a group) when the map takes
@@ -109,7 +110,7 @@ public final class MapView: Widget {
         let map = mapWidget
         var widget = gtk_widget_pick(map, x, y, GTK_PICK_DEFAULT)
         while let current = widget, current != map {
-            if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(current)), shumate_marker_get_type()).isTrue { return true }
+            if isInstance(current, of: shumate_marker_get_type()) { return true }
             widget = gtk_widget_get_parent(current)
         }
         return false
@@ -117,5 +118,4 @@ public final class MapView: Widget {
 
     public func addMarker(_ marker: Marker) { shumate_marker_layer_add_marker(markerLayer, marker.marker) }
     public func removeMarker(_ marker: Marker) { shumate_marker_layer_remove_marker(markerLayer, marker.marker) }
-    public func removeAllMarkers() { shumate_marker_layer_remove_all(markerLayer) }
 }

@@ -1,3 +1,5 @@
+package import CShim
+
 /// A marker placed at a coordinate, showing `child`.
 @MainActor
 public final class Marker: Widget {
@@ -7,7 +9,7 @@ public final class Marker: Widget {
         shumate_marker_set_child(marker, child.widget)
         shumate_location_set_location(vt_shumate_location(raw), latitude, longitude)
     }
-    public var marker: UnsafeMutablePointer<ShumateMarker> { vt_shumate_marker(raw) }
+    package var marker: UnsafeMutablePointer<ShumateMarker> { vt_shumate_marker(raw) }
 
     public func move(latitude: Double, longitude: Double) {
         shumate_location_set_location(vt_shumate_location(raw), latitude, longitude)

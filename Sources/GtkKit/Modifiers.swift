@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Modifier keys held during an event (GdkModifierType); only those the app asks about are named.
 public struct Modifiers: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32

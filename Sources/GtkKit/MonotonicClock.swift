@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GLib's monotonic clock, the one frame clocks and main-loop timers run on.
 public enum MonotonicClock {
     /// Microseconds since an arbitrary start (boot); never goes back.

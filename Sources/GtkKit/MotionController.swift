@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GtkEventControllerMotion: the pointer moving over a widget, and leaving it.
 @MainActor
 public final class MotionController: EventController {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// AdwNavigationView: pushes and pops pages, with a back button in each page's header bar,
 /// Escape, Alt+←, the mouse's back button and an edge swipe on touch.
 @MainActor

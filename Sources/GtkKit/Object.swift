@@ -1,26 +1,29 @@
+package import CShim
+
 /// A strong reference to a GObject, released when the Swift wrapper goes away.
 /// Floating references (new widgets) are sunk, so every wrapper owns exactly one reference;
-/// containers take their own.
+/// containers take their own. The pointers are `package`, for GtkKit and its tests: the app does
+/// not import CShim, and works through the wrappers' Swift API.
 @MainActor
-open class Object {
+public class Object {
     // nonisolated(unsafe): read by deinit, which is not main-actor isolated before Swift 6.2;
     // wrappers are created and dropped on the main thread only.
-    public nonisolated(unsafe) let object: UnsafeMutablePointer<GObject>
+    package nonisolated(unsafe) let object: UnsafeMutablePointer<GObject>
 
-    public init(_ pointer: gpointer) {
+    package init(_ pointer: gpointer) {
         object = vt_object(g_object_ref_sink(pointer))
     }
 
-    public init(_ pointer: OpaquePointer?) {
+    package init(_ pointer: OpaquePointer?) {
         object = vt_object(g_object_ref_sink(UnsafeMutableRawPointer(pointer!)))
     }
 
     /// Wraps an object the caller already holds a full, non-floating reference to.
-    public init(taking pointer: gpointer) {
+    package init(taking pointer: gpointer) {
         object = vt_object(pointer)
     }
 
-    public init(taking pointer: OpaquePointer?) {
+    package init(taking pointer: OpaquePointer?) {
         object = vt_object(UnsafeMutableRawPointer(pointer!))
     }
 
@@ -28,7 +31,7 @@ open class Object {
         g_object_unref(object)
     }
 
-    public var raw: gpointer { UnsafeMutableRawPointer(object) }
+    package var raw: gpointer { UnsafeMutableRawPointer(object) }
 
     @discardableResult
     public func on(_ signal: String, _ handler: @escaping Handler) -> HandlerID {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Which way a box lays out its children, or a clamp caps its child.
 public enum Orientation: Sendable {
     case horizontal, vertical

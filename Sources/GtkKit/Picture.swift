@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class Picture: Widget {
     public init(fit: ContentFit = .cover) {

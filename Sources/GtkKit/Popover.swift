@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class Popover: Widget {
     public init(child: Widget) {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// AdwPreferencesDialog with one page (a bottom sheet on a phone).
 @MainActor
 public final class PreferencesDialog: Widget {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Every title and subtitle of a preference row is plain text: rows parse markup unless told not
 /// to. This turns markup off before setting the title (an action row's subtitle follows the same
 /// flag).

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GtkEventControllerScroll: mouse wheels and touchpad scrolling, both axes. A wheel notch is
 /// 1.0; touchpads send smaller steps.
 @MainActor

@@ -1,9 +1,11 @@
+internal import CShim
+
 @MainActor
 public final class ScrolledWindow: Widget {
     public init(child: Widget) {
         super.init(gtk_scrolled_window_new())
-        gtk_scrolled_window_set_child(OpaquePointer(raw), child.widget)
-        gtk_scrolled_window_set_policy(OpaquePointer(raw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_scrolled_window_set_child(vt_scrolled_window(raw), child.widget)
+        gtk_scrolled_window_set_policy(vt_scrolled_window(raw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
     }
 
     /// Scrollable both ways, each only when the content overflows (for a zoomed picture).
@@ -15,12 +17,12 @@ public final class ScrolledWindow: Widget {
 
     /// As tall as the content, up to what the parent gives it (for a list over the map).
     public func fitContentHeight() {
-        gtk_scrolled_window_set_propagate_natural_height(OpaquePointer(raw), true.g)
+        gtk_scrolled_window_set_propagate_natural_height(vt_scrolled_window(raw), true.g)
     }
 
     /// Called whenever the content scrolls vertically.
     public func onScroll(_ handler: @escaping Handler) {
-        let adjustment = gtk_scrolled_window_get_vadjustment(OpaquePointer(raw))
+        let adjustment = gtk_scrolled_window_get_vadjustment(vt_scrolled_window(raw))
         Signal.connect(UnsafeMutableRawPointer(adjustment!), "value-changed", handler)
     }
 

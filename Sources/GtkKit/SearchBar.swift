@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Slides in under the header bar; shows and hides its entry with the search mode.
 @MainActor
 public final class SearchBar: Widget {

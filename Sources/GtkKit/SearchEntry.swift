@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A search entry that asks on Enter (not per keystroke: the place search's usage policy).
 @MainActor
 public final class SearchEntry: Widget {

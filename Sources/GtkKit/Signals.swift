@@ -1,3 +1,5 @@
+package import CShim
+
 /// Signals as Swift closures. Each connection retains its closure box; GLib calls the destroy
 /// notify when the handler is disconnected or the instance finalised, which releases it.
 /// Handlers run on the main thread (GTK emits there), hence `MainActor.assumeIsolated`.
@@ -15,7 +17,7 @@ private func box<Body>(_ data: gpointer?, _ type: Body.Type) -> Body {
 
 public typealias Handler = @MainActor () -> Void
 public typealias BoolHandler = @MainActor () -> Bool
-public typealias PointerHandler = @MainActor (gpointer?) -> Void
+package typealias PointerHandler = @MainActor (gpointer?) -> Void
 public typealias PointHandler = @MainActor (Double, Double) -> Void
 public typealias ClickHandler = @MainActor (Int, Double, Double) -> Void
 public typealias KeyHandler = @MainActor (Key, Modifiers) -> Bool
@@ -28,9 +30,9 @@ public struct HandlerID: Hashable, Sendable {
 }
 
 @MainActor
-public enum Signal {
+package enum Signal {
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, _ handler: @escaping Handler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, _ handler: @escaping Handler) -> HandlerID {
         HandlerID(value: vt_connect(instance, name, { _, data in
             MainActor.assumeIsolated { box(data, Handler.self)() }
         }, retain(handler), releaseBox))
@@ -38,7 +40,7 @@ public enum Signal {
 
     /// For signals whose handler returns gboolean (e.g. "close-request": true stops the default).
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, returning handler: @escaping BoolHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, returning handler: @escaping BoolHandler) -> HandlerID {
         HandlerID(value: vt_connect_bool(instance, name, { _, data in
             MainActor.assumeIsolated { box(data, BoolHandler.self)().g }
         }, retain(handler), releaseBox))
@@ -46,7 +48,7 @@ public enum Signal {
 
     /// For signals with one pointer argument (list item factories, "notify", GAction "activate").
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, pointer handler: @escaping PointerHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, pointer handler: @escaping PointerHandler) -> HandlerID {
         HandlerID(value: vt_connect_pointer(instance, name, { _, argument, data in
             MainActor.assumeIsolated { box(data, PointerHandler.self)(argument) }
         }, retain(handler), releaseBox))
@@ -54,7 +56,7 @@ public enum Signal {
 
     /// For (x, y) signals such as GtkGestureLongPress "pressed".
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, point handler: @escaping PointHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, point handler: @escaping PointHandler) -> HandlerID {
         HandlerID(value: vt_connect_point(instance, name, { _, x, y, data in
             MainActor.assumeIsolated { box(data, PointHandler.self)(x, y) }
         }, retain(handler), releaseBox))
@@ -62,7 +64,7 @@ public enum Signal {
 
     /// For GtkGestureClick "pressed"/"released" (n_press, x, y).
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, click handler: @escaping ClickHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, click handler: @escaping ClickHandler) -> HandlerID {
         HandlerID(value: vt_connect_click(instance, name, { _, count, x, y, data in
             MainActor.assumeIsolated { box(data, ClickHandler.self)(Int(count), x, y) }
         }, retain(handler), releaseBox))
@@ -70,7 +72,7 @@ public enum Signal {
 
     /// For GtkEventControllerKey "key-pressed"; return true when handled.
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> HandlerID {
         HandlerID(value: vt_connect_key(instance, name, { _, keyval, _, state, data in
             MainActor.assumeIsolated { box(data, KeyHandler.self)(Key(keyval: keyval), Modifiers(state)).g }
         }, retain(handler), releaseBox))
@@ -78,7 +80,7 @@ public enum Signal {
 
     /// For signals with one double argument, such as GtkGestureZoom "scale-changed".
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, double handler: @escaping DoubleHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, double handler: @escaping DoubleHandler) -> HandlerID {
         HandlerID(value: vt_connect_double(instance, name, { _, value, data in
             MainActor.assumeIsolated { box(data, DoubleHandler.self)(value) }
         }, retain(handler), releaseBox))
@@ -86,13 +88,13 @@ public enum Signal {
 
     /// For GtkEventControllerScroll "scroll" (dx, dy); return true when handled.
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, scroll handler: @escaping ScrollHandler) -> HandlerID {
+    package static func connect(_ instance: gpointer, _ name: String, scroll handler: @escaping ScrollHandler) -> HandlerID {
         HandlerID(value: vt_connect_scroll(instance, name, { _, dx, dy, data in
             MainActor.assumeIsolated { box(data, ScrollHandler.self)(dx, dy).g }
         }, retain(handler), releaseBox))
     }
 
-    public static func disconnect(_ instance: gpointer, _ id: HandlerID) {
+    package static func disconnect(_ instance: gpointer, _ id: HandlerID) {
         g_signal_handler_disconnect(instance, id.value)
     }
 }

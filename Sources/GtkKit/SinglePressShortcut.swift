@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A key combination that acts once per press of its key, wherever focus is in the widget it is
 /// added to (capture phase). An accelerator fires again on every key repeat: holding Ctrl+D
 /// dropped a pin 25 times a second. The key is matched as accelerators match it (any layout).

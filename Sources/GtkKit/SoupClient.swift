@@ -1,3 +1,4 @@
+package import CShim
 import Foundation
 import TouristModel
 
@@ -8,7 +9,7 @@ import TouristModel
 @MainActor
 public final class SoupClient: HTTPClient {
     // nonisolated(unsafe): released in deinit (not main-actor isolated before Swift 6.2).
-    public nonisolated(unsafe) let session: UnsafeMutablePointer<SoupSession>
+    package nonisolated(unsafe) let session: UnsafeMutablePointer<SoupSession>
 
     /// `timeout` bounds each read/connect wait; `maxConnectionsPerHost` lets an album's images
     /// download in parallel (libsoup's default of 2 per host serialises them).

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// AdwSpinRow: a number in a range.
 @MainActor
 public final class SpinRow: Widget {

@@ -1,12 +1,14 @@
+internal import CShim
+
 @MainActor
 public final class Stack: Widget {
     public init() {
         super.init(gtk_stack_new())
-        gtk_stack_set_transition_type(OpaquePointer(raw), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_set_transition_type(vt_stack(raw), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
     }
-    public func add(_ child: Widget, name: String) { gtk_stack_add_named(OpaquePointer(raw), child.widget, name) }
+    public func add(_ child: Widget, name: String) { gtk_stack_add_named(vt_stack(raw), child.widget, name) }
     public var visibleName: String? {
-        get { string(gtk_stack_get_visible_child_name(OpaquePointer(raw))) }
-        set { gtk_stack_set_visible_child_name(OpaquePointer(raw), newValue) }
+        get { string(gtk_stack_get_visible_child_name(vt_stack(raw))) }
+        set { gtk_stack_set_visible_child_name(vt_stack(raw), newValue) }
     }
 }

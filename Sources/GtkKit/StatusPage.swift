@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Title and description are plain text. AdwStatusPage always parses its description as markup,
 /// so it is escaped here.
 @MainActor
@@ -9,10 +11,6 @@ public final class StatusPage: Widget {
         adw_status_page_set_icon_name(page, icon)
         adw_status_page_set_title(page, title)
         adw_status_page_set_description(page, markupEscaped(description))
-    }
-    public var title: String {
-        get { string(adw_status_page_get_title(vt_adw_status_page(raw))) ?? "" }
-        set { adw_status_page_set_title(vt_adw_status_page(raw), newValue) }
     }
     public var pageDescription: String {
         didSet { adw_status_page_set_description(vt_adw_status_page(raw), markupEscaped(pageDescription)) }

@@ -1,13 +1,11 @@
+internal import CShim
+
 /// GtkStringList: the string keys a GridView shows (the app maps each to its own data).
 @MainActor
 public final class StringList: Object {
     public init() { super.init(taking: gtk_string_list_new(nil)) }
-    var list: OpaquePointer { OpaquePointer(raw) }
+    private var list: OpaquePointer { vt_string_list(raw) }
     public var count: Int { Int(g_list_model_get_n_items(vt_list_model(raw))) }
-
-    public func string(at index: Int) -> String? {
-        GtkKit.string(gtk_string_list_get_string(list, guint(index)))
-    }
 
     /// Replaces `removing` items at `index` with `adding`; replaced items are re-bound by the view.
     public func splice(at index: Int, removing: Int, adding: [String]) {

@@ -1,3 +1,4 @@
+package import CShim
 import Foundation
 import TouristModel
 
@@ -22,11 +23,11 @@ public final class TileSource: Object {
             "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
             "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
             vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))
-        self.dataSource = OpaquePointer(UnsafeMutableRawPointer(dataSource!))
+        self.dataSource = dataSource!
         g_object_unref(UnsafeMutableRawPointer(dataSource))  // the renderer holds it
         super.init(taking: UnsafeMutableRawPointer(renderer!))
     }
-    public var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
+    package var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
     private let dataSource: OpaquePointer  // owned by the renderer, which this object owns
     /// Tiles asked for so far, by every map that shows this source.
     public var requestCount: UInt32 { vt_tile_source_get_requests(dataSource) }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// An AdwToast the app can update or dismiss while it shows. Its title is plain text (AdwToast
 /// parses markup unless told not to, and titles can carry outside text such as an error's reason).
 @MainActor
@@ -7,7 +9,7 @@ public final class Toast: Object {
         adw_toast_set_use_markup(toast, false.g)
         adw_toast_set_timeout(toast, timeout)
     }
-    private var toast: OpaquePointer { OpaquePointer(raw) }
+    private var toast: OpaquePointer { vt_adw_toast(raw) }
     public var title: String {
         get { string(adw_toast_get_title(toast)) ?? "" }
         set { adw_toast_set_title(toast, newValue) }
@@ -27,5 +29,5 @@ public final class Toast: Object {
     }
     /// Runs when the toast goes away for any reason (after "button-clicked" if pressed).
     public func onDismissed(_ handler: @escaping Handler) { Signal.connect(raw, "dismissed", handler) }
-    public func dismiss() { adw_toast_dismiss(toast) }
+    private func dismiss() { adw_toast_dismiss(toast) }
 }

@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class ToastOverlay: Widget {
     public init(child: Widget) {
@@ -6,6 +8,6 @@ public final class ToastOverlay: Widget {
     }
 
     public func add(_ toast: Toast) {
-        adw_toast_overlay_add_toast(vt_adw_toast_overlay(raw), OpaquePointer(g_object_ref(toast.raw)))  // transfer full
+        adw_toast_overlay_add_toast(vt_adw_toast_overlay(raw), vt_adw_toast(g_object_ref(toast.raw)))  // transfer full
     }
 }

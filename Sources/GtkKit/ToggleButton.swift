@@ -1,3 +1,5 @@
+internal import CShim
+
 @MainActor
 public final class ToggleButton: Button {
     public init(label: String) { super.init(pointer: gtk_toggle_button_new_with_label(label)) }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// AdwToolbarView: a content area with header and bottom bars that may extend under or over it.
 @MainActor
 public final class ToolbarView: Widget {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Sees every touch event that reaches its widget before any child does (capture phase), without
 /// claiming it.
 @MainActor

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// Opens a web page in the user's browser (through the portal inside Flatpak).
 @MainActor
 public enum URILauncher {

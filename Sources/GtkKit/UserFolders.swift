@@ -1,3 +1,5 @@
+internal import CShim
+
 /// The user's own folders, as their desktop names them (xdg-user-dirs).
 public enum UserFolders {
     /// Where pictures go by default ("~/Pictures", or its translated name); nil when not set up.

@@ -1,6 +1,8 @@
+package import CShim
+
 @MainActor
-open class Widget: Object {
-    public var widget: UnsafeMutablePointer<GtkWidget> { vt_widget(raw) }
+public class Widget: Object {
+    package var widget: UnsafeMutablePointer<GtkWidget> { vt_widget(raw) }
 
     public var isVisible: Bool {
         get { gtk_widget_get_visible(widget).isTrue }

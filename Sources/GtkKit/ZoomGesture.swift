@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GtkGestureZoom: two fingers pinching on a touchscreen, or a touchpad pinch. The scale is
 /// relative to the distance between the fingers when the gesture began.
 @MainActor
