@@ -16,6 +16,14 @@ void vt_accessible_set_description(GtkWidget *widget, const char *description) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
+void vt_object_set_bool(gpointer object, const char *property, gboolean value) {
+    g_object_set(object, property, value, NULL);
+}
+
+void vt_object_set_string(gpointer object, const char *property, const char *value) {
+    g_object_set(object, property, value, NULL);
+}
+
 int vt_double_click_time(void) {
     int milliseconds = 400;
     GtkSettings *settings = gtk_settings_get_default();

@@ -10,9 +10,6 @@ public final class Application: Object {
     public func onActivate(_ handler: @escaping Handler) -> HandlerID { on("activate", handler) }
     @discardableResult
     public func onShutdown(_ handler: @escaping Handler) -> HandlerID { on("shutdown", handler) }
-    public func setAccels(_ action: String, _ accels: String...) {
-        withNullTerminatedCStrings(accels) { gtk_application_set_accels_for_action(gtkApplication, action, $0) }
-    }
     /// Runs the GLib main loop with Swift's main queue attached; returns the exit status.
     public func run() -> Int32 {
         MainLoop.attachMainQueue()

@@ -22,13 +22,4 @@ public final class ApplicationWindow: Widget {
     /// Return true to keep the window open.
     @discardableResult
     public func onCloseRequest(_ handler: @escaping BoolHandler) -> HandlerID { Signal.connect(raw, "close-request", returning: handler) }
-
-    /// Installs a GtkShortcutsWindow (object id "help_overlay" in `builderXML`) as the help
-    /// overlay, which also adds the win.show-help-overlay action (Ctrl+?).
-    public func setHelpOverlay(builderXML: String) {
-        let builder = gtk_builder_new_from_string(builderXML, -1)
-        let overlay = gtk_builder_get_object(builder, "help_overlay")
-        gtk_application_window_set_help_overlay(vt_gtk_application_window(raw), vt_shortcuts_window(overlay))
-        g_object_unref(UnsafeMutableRawPointer(builder))
-    }
 }

@@ -42,11 +42,17 @@ public final class Geocoder {
     private var lastRequest: ContinuousClock.Instant?
     private var queue: Task<Void, Never>?
 
-    public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, interval: Duration = .seconds(1)) {
+    /// `languages`: an Accept-Language list ("de-DE,de"), so places come back with the names the
+    /// user reads; nil leaves the choice to the service (names in the place's own language).
+    public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, interval: Duration = .seconds(1),
+                languages: String? = nil) {
         self.endpoint = endpoint
         self.client = client
         self.interval = interval
+        self.languages = languages
     }
+
+    private let languages: String?
 
     /// Places matching `query`, best first; an empty array when nothing matches.
     public func search(_ query: String) async throws -> [Place] {
@@ -89,7 +95,7 @@ public final class Geocoder {
             URLQueryItem(name: "q", value: query),
             URLQueryItem(name: "format", value: "jsonv2"),
             URLQueryItem(name: "limit", value: String(Place.maxResults)),
-        ]
+        ] + (languages.map { [URLQueryItem(name: "accept-language", value: $0)] } ?? [])
         return components.url!
     }
 

@@ -21,6 +21,35 @@ public enum Localization {
     // LC_ALL (it is "en_001" whatever they say), and String(format:) has no grouping flag.
 
     /// A count with the locale's digit grouping: "1,234" in English, "1.234" in German.
+    /// The user's languages as an HTTP Accept-Language list, from the environment gettext reads:
+    /// LANGUAGE ("de:en") when a locale is set, else LC_ALL, LC_MESSAGES or LANG ("de_DE.UTF-8"
+    /// gives "de-DE,de"). Nil for the C locale, so services keep their own default.
+    public static func acceptLanguages(environment: [String: String]) -> String? {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        func tag(_ name: Substring) -> String? {
+            // "de_DE.UTF-8@euro" → "de-DE"; only letters, so nothing odd reaches the URL.
+            let base = name.split(whereSeparator: { ".@".contains($0) }).first ?? ""
+            let parts = base.split(separator: "_").map(String.init)
+            guard let language = parts.first, (2...3).contains(language.count),
+                  language.allSatisfy({ $0.isASCII && $0.isLetter }), language != "C" else { return nil }
+            if parts.count == 2, (2...3).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isLetter }) {
+                return "\(language.lowercased())-\(parts[1].uppercased())"
+            }
+            return language.lowercased()
+        }
+        let primary = locale.split(separator: ".").first.map(String.init) ?? ""
+        guard primary != "C", primary != "POSIX", tag(Substring(locale)) != nil else { return nil }
+        // glibc ignores LANGUAGE in the C locale; so do we.
+        let names = (environment["LANGUAGE"].map { $0.split(separator: ":") } ?? []) + [Substring(locale)]
+        var tags: [String] = []
+        for name in names {
+            guard let full = tag(name) else { continue }
+            // Each regional tag followed by its language, as browsers send.
+            for each in [full, String(full.prefix { $0 != "-" })] where !tags.contains(each) { tags.append(each) }
+        }
+        return tags.isEmpty ? nil : tags.joined(separator: ",")
+    }
+
     public static func count(_ value: Int) -> String {
         formatC("%'ld", value)
     }

@@ -31,7 +31,7 @@ public struct PinClusters: Sendable {
     }
 
     public static let tileSize = 256.0
-    /// Above this level every pin is its own marker (street level: pins rarely share 40 px).
+    /// Above this level every pin is its own marker (street level: pins rarely share a cell).
     public static let maxClusteredLevel = 17
 
     public let cellSize: Double

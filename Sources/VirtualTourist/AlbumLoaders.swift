@@ -20,9 +20,8 @@ final class AlbumLoaders {
     func loader(for pin: Pin) throws -> AlbumLoader {
         guard let id = pin.id, let store = app.store else { throw StoreError.pinNotFound(pin.id ?? -1) }
         if let loader = loaders[id] { return loader }
-        // The stored pin knows its album's page; the caller's copy may predate the first fill.
-        let current = (try? store.pin(id: id)).flatMap { $0 } ?? pin
-        let loader = try AlbumLoader(pin: current, store: store, source: app.makePhotoSource(),
+        // The pin comes from the map, which shows the stored pins as observed.
+        let loader = try AlbumLoader(pin: pin, store: store, source: app.makePhotoSource(),
                                      client: app.http, perPage: app.settings.photosPerAlbum,
                                      scheduler: app.downloads, decodable: Self.decodable)
         loaders[id] = loader

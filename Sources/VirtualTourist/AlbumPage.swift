@@ -8,8 +8,8 @@ final class AlbumPage {
     let page: NavigationPage
     let pin: Pin
     var onOpenPhoto: ((Photo, PhotoViewer.Album) -> Void)?
-    /// Shows a toast whose button undoes what was just done.
-    var offerUndo: ((Toast) -> Void)?
+    /// Where a removal offers Undo.
+    var undoToasts: UndoToasts?
 
     private let loader: AlbumLoader
     private let grid: PhotoGrid
@@ -189,16 +189,8 @@ final class AlbumPage {
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.
     private func remove(_ id: Int64) {
         guard let removal = loader.remove(photoID: id) else { return }
-        let toast = Toast(tr("Photo removed"))
-        var undone = false
-        toast.setButton(tr("Undo")) { [loader] in
-            undone = true
-            loader.undo(removal)
-        }
-        toast.onDismissed { [loader] in
-            if !undone { loader.discard(removal) }
-        }
-        offerUndo?(toast)
+        undoToasts?.offer(title: tr("Photo removed"), undo: { [loader] in loader.undo(removal) },
+                          commit: { [loader] in loader.discard(removal) })
     }
 
     private static func pillButton(_ label: String, _ action: @escaping () -> Void) -> Button {

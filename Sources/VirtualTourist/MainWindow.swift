@@ -15,9 +15,9 @@ final class MainWindow {
     private var albumPage: AlbumPage?
     private var viewer: PhotoViewer?
     private var actions: [Action] = []
-    private var pinDeletion: PendingPinDeletion?
+    private let undoToasts: UndoToasts
+    private var pinDeletion: PinBatch?
     private var preferences: PreferencesDialog?
-    private var undoable: Toast?
     private var problemToast: Toast?
 
     init(app: TouristApplication) {
@@ -25,6 +25,7 @@ final class MainWindow {
         window = ApplicationWindow(application: app.application)
         window.title = "Virtual Tourist"
         toasts = ToastOverlay(child: navigation)
+        undoToasts = UndoToasts(overlay: toasts)
         // The content, not the window: a window's size request also counts its frame, and
         // libadwaita's bottom sheets need the full 360 px.
         toasts.setSizeRequest(width: 360, height: 294)
@@ -63,7 +64,7 @@ final class MainWindow {
 
     /// Last chance to keep what the user did: pending pin deletions and the map position.
     func shutdown() {
-        pinDeletion?.commit()
+        undoToasts.commitAll()
         mapPage.shutdown()
     }
 
@@ -90,16 +91,6 @@ final class MainWindow {
         toasts.add(toast)
     }
 
-    /// Shows a toast whose button undoes the last removal; Ctrl+Z (win.undo) presses it, since a
-    /// toast's button is not in the window's Tab order.
-    private func offerUndo(_ toast: Toast) {
-        undoable = toast
-        toast.onDismissed { [weak self, weak toast] in
-            if let self, self.undoable === toast { self.undoable = nil }
-        }
-        toasts.add(toast)
-    }
-
     /// After a place search: the place's name, and its pin one press away (the button, or Ctrl+D
     /// once the map is there).
     private func offerPin(at place: Place) {
@@ -112,37 +103,34 @@ final class MainWindow {
     }
 
     private func addActions() {
-        let application = app.application
-        actions.append(Action("back", in: window) { [unowned self] in self.goBack() })
-        actions.append(Action("close", in: window) { [unowned self] in self.window.close() })
         // Ctrl+D: once per press, however long the keys are held (not an accelerator: those repeat).
         window.addController(SinglePressShortcut(key: .d, modifiers: .control) { [unowned self] in
             self.mapPage.dropPinAtCenter()
         })
-        actions.append(Action("undo", in: window) { [unowned self] in self.undoable?.pressButton() })
-        actions.append(Action("search", in: window) { [unowned self] in
-            if self.albumPage != nil {
-                self.navigation.pop(to: self.mapPage.page)
-                self.closeAlbum()
-            }
-            self.mapPage.placeSearch.begin()
-        })
-        actions.append(Action("preferences", in: application) { [unowned self] in
-            guard self.preferences == nil else { return }
-            let dialog = PreferencesDialog(app: self.app)
-            self.preferences = dialog
-            dialog.present(over: self.window) { [unowned self] in self.preferences = nil }
-        })
-        // Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
-        actions.append(Action("open-pin", in: application, int64: { [unowned self] id in self.openPin(id: id) }))
-        actions.append(Action("about", in: application) { [unowned self] in About.present(over: self.window) })
+        actions += AppAction.install(.win, on: window, application: app.application, handlers: [
+            .back: { [unowned self] in self.goBack() },
+            .close: { [unowned self] in self.window.close() },
+            .undo: { [unowned self] in self.undoToasts.undoLatest() },
+            .search: { [unowned self] in
+                if self.albumPage != nil {
+                    self.navigation.pop(to: self.mapPage.page)
+                    self.closeAlbum()
+                }
+                self.mapPage.placeSearch.begin()
+            },
+        ])
+        actions += AppAction.install(.app, on: app.application, application: app.application, handlers: [
+            .quit: { [unowned self] in self.app.quit() },
+            .preferences: { [unowned self] in
+                guard self.preferences == nil else { return }
+                let dialog = PreferencesDialog(app: self.app)
+                self.preferences = dialog
+                dialog.present(over: self.window) { [unowned self] in self.preferences = nil }
+            },
+            .about: { [unowned self] in About.present(over: self.window) },
+        ], int64Handlers: [.openPin: { [unowned self] id in self.openPin(id: id) }])
         // Built when the first frame is out of the way: nobody needs it before.
-        MainLoop.idle { [unowned self] in ShortcutsWindow.install(on: self.window) }
-        application.setAccels("win.back", "Escape", "<Alt>Left")
-        application.setAccels("win.close", "<Control>w")
-        application.setAccels("win.undo", "<Control>z")
-        application.setAccels("win.search", "<Control>f")
-        application.setAccels("app.preferences", "<Control>comma")
+        MainLoop.idle { [unowned self] in ShortcutsHelp.install(on: self.window) }
     }
 
     private func saveWindowState() {
@@ -173,7 +161,7 @@ final class MainWindow {
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, window.scaleFactor))
-        page.offerUndo = { [unowned self] toast in self.offerUndo(toast) }
+        page.undoToasts = undoToasts
         page.onOpenPhoto = { [unowned self] photo, album in self.openViewer(photo, in: album) }
         albumPage = page
         navigation.push(page.page)
@@ -239,65 +227,43 @@ final class MainWindow {
     // MARK: Deleting pins, with undo
 
     /// Pins deleted in edit mode vanish at once but are only removed from the store when the
-    /// Undo toast goes away, so Undo (or a crash) loses nothing.
+    /// Undo toast goes away, so Undo (or a crash) loses nothing. Deletions follow each other
+    /// into one toast while it shows ("3 pins deleted").
     private func deletePin(_ pin: Pin) {
-        app.loaders.release(pinID: pin.id ?? -1)
-        if let pending = pinDeletion, !pending.isFinished {
-            pending.add(pin)
+        guard let id = pin.id else { return }
+        app.loaders.release(pinID: id)
+        mapPage.hide([id])
+        if let pinDeletion, !pinDeletion.removal.isFinished {
+            pinDeletion.ids.append(id)
+            // Translators: a toast after deleting several pins in edit mode.
+            pinDeletion.removal.title = String(format: trn("%@ pin deleted", "%@ pins deleted", pinDeletion.ids.count),
+                                               Localization.count(pinDeletion.ids.count))
         } else {
-            let pending = PendingPinDeletion(pin: pin, store: app.store)
-            pending.onUndo = { [unowned self] pins in
-                for pin in pins { self.mapPage.add(pin) }
-            }
-            pinDeletion = pending
-            offerUndo(pending.toast)
+            let batch = PinBatch(ids: [id])
+            let store = app.store
+            batch.removal = undoToasts.offer(title: tr("Pin deleted"), undo: { [weak self, batch] in
+                self?.mapPage.unhide(batch.ids)
+            }, commit: { [batch] in
+                for id in batch.ids {
+                    do {
+                        try store?.deletePin(id: id)
+                    } catch {
+                        Log.error("Could not delete pin \(id): \(error.localizedDescription)")
+                    }
+                }
+            })
+            pinDeletion = batch
         }
         // Focus would fall to the toast's Undo button, and libadwaita pauses a toast while it
         // has focus: the deletion would wait until quit. Keep focus on the map.
         mapPage.focusMap()
-        mapPage.remove(pin)
     }
 }
 
-/// The pins of one "Pin deleted — Undo" toast.
+/// The pins one "Pin deleted — Undo" toast stands for.
 @MainActor
-final class PendingPinDeletion {
-    private(set) var pins: [Pin]
-    private let store: Store?
-    let toast: Toast
-    private(set) var isFinished = false
-    var onUndo: (([Pin]) -> Void)?
-
-    init(pin: Pin, store: Store?) {
-        pins = [pin]
-        self.store = store
-        toast = Toast(tr("Pin deleted"))
-        toast.setButton(tr("Undo")) { [unowned self] in self.undo() }
-        toast.onDismissed { [unowned self] in self.commit() }
-    }
-
-    func add(_ pin: Pin) {
-        pins.append(pin)
-        // Translators: a toast after deleting several pins in edit mode.
-        toast.title = String(format: trn("%@ pin deleted", "%@ pins deleted", pins.count), Localization.count(pins.count))
-    }
-
-    private func undo() {
-        guard !isFinished else { return }
-        isFinished = true
-        onUndo?(pins)
-    }
-
-    func commit() {
-        guard !isFinished else { return }
-        isFinished = true
-        for pin in pins {
-            guard let id = pin.id else { continue }
-            do {
-                try store?.deletePin(id: id)
-            } catch {
-                Log.error("Could not delete pin \(id): \(error.localizedDescription)")
-            }
-        }
-    }
+private final class PinBatch {
+    var ids: [Int64]
+    var removal: UndoableRemoval!
+    init(ids: [Int64]) { self.ids = ids }
 }

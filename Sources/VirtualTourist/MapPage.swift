@@ -17,6 +17,10 @@ final class MapPage {
     private let viewportSaver = Debouncer(milliseconds: 400)
     private var contextMenu: Popover?
     private var introduction: IntroductionCard?
+    private var pinObservation: StoreObservation?
+    /// The store's pins as last observed (nil before the first read).
+    private var storedPins: [Pin]?
+    private var hiddenPins = Set<Int64>()
 
     var onOpenPin: ((Pin) -> Void)?
     var onDeletePin: ((Pin) -> Void)?
@@ -40,11 +44,7 @@ final class MapPage {
         map.setExpand(horizontal: true, vertical: true)
 
         header.setTitle(title)
-        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: [
-            (tr("_Preferences"), "app.preferences"),
-            (tr("_Keyboard Shortcuts"), "win.show-help-overlay"),
-            (tr("_About Virtual Tourist"), "app.about"),
-        ]))
+        header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: AppAction.menu))
         editButton.setAccessibleDescription(tr("Delete pins by tapping them"))
         header.packStart(editButton)
         placeSearch = PlaceSearch(geocoder: app.geocoder)
@@ -150,25 +150,39 @@ final class MapPage {
 
     // MARK: Pins
 
-    /// Read off the main thread and shown when ready (after the first frame), so the map
-    /// appears at once even with thousands of pins.
+    /// The map shows what the store holds: pins dropped, deleted for good or restored reach
+    /// it through this observation only. Started after the first frame, and read off the main
+    /// thread, so the map appears at once even with thousands of pins.
     private func loadPins() {
         guard let store = app.store else { return }
-        Task { [weak self] in
-            let loaded = await Task.detached(priority: .userInitiated) { Result { try store.pins() } }.value
-            switch loaded {
-            case .success(let stored):
-                self?.pins.setPins(stored)
-                Trace.shared?.event("pins_shown", ["count": .int(stored.count)])
-            case .failure(let error):
-                Log.error("Could not load pins: \(error.localizedDescription)")
-            }
-        }
+        pinObservation = store.observePins(onError: { error in
+            Log.error("Could not load pins: \(error.localizedDescription)")
+        }, onChange: { [weak self] stored in
+            guard let self else { return }
+            let first = self.storedPins == nil
+            self.storedPins = stored
+            self.showPins()
+            if first { Trace.shared?.event("pins_shown", ["count": .int(stored.count)]) }
+        })
     }
 
-    func add(_ pin: Pin) { pins.add(pin) }
+    private func showPins() {
+        guard let stored = storedPins else { return }
+        // Pins awaiting deletion are gone for good once the store no longer has them.
+        hiddenPins.formIntersection(stored.lazy.compactMap(\.id))
+        pins.show(hiddenPins.isEmpty ? stored : stored.filter { !hiddenPins.contains($0.id ?? -1) })
+    }
 
-    func remove(_ pin: Pin) { pins.remove(pin) }
+    /// Pins the user deleted while Undo is offered: hidden, though still stored.
+    func hide(_ ids: [Int64]) {
+        hiddenPins.formUnion(ids)
+        showPins()
+    }
+
+    func unhide(_ ids: [Int64]) {
+        hiddenPins.subtract(ids)
+        showPins()
+    }
 
     /// The window changed size: the visible area may hold other pins.
     func sizeChanged() { pins.update(force: true) }
@@ -193,7 +207,6 @@ final class MapPage {
         }
         do {
             let pin = try store.addPin(latitude: latitude, longitude: longitude)
-            add(pin)
             dismissIntroduction()
             onPinDropped?(pin)
         } catch {

@@ -44,27 +44,10 @@ final class PinLayer {
         map.onViewportChanged { [unowned self] in self.update(force: false) }
     }
 
-    private func contains(_ id: Int64) -> Bool { clusters.pins.contains { $0.id == id } }
-
-    /// The stored pins, plus any dropped while they were being read.
-    func setPins(_ pins: [Pin]) {
-        let stored = Set(pins.compactMap(\.id))
-        let dropped = clusters.pins.filter { $0.id.map { !stored.contains($0) } ?? false }
-        clusters = PinClusters(pins: pins + dropped, cellSize: clusters.cellSize)
-        update(force: true)
-        groupAllLevels()
-    }
-
-    func add(_ pin: Pin) {
-        guard let id = pin.id, !contains(id) else { return }
-        clusters.add(pin)
-        update(force: true)
-        groupAllLevels()
-    }
-
-    func remove(_ pin: Pin) {
-        guard let id = pin.id else { return }
-        clusters.remove(id: id)
+    /// Shows exactly these pins (what the store holds, less those pending deletion).
+    func show(_ pins: [Pin]) {
+        guard pins != clusters.pins else { return }
+        clusters = PinClusters(pins: pins, cellSize: clusters.cellSize)
         update(force: true)
         groupAllLevels()
     }
@@ -112,6 +95,9 @@ final class PinLayer {
         var fresh: [PinClusters.Cluster] = []
         for cluster in visible {
             if let existing = shown.removeValue(forKey: cluster.key) {
+                // The same pin with other values (its album was filled): a marker hands the
+                // pin it shows to whoever taps it, so it must be the stored one.
+                if case .pin(let marker) = existing, marker.pin != cluster.pins[0] { marker.show(cluster.pins[0]) }
                 next[cluster.key] = existing
             } else {
                 fresh.append(cluster)

@@ -15,12 +15,12 @@ final class TouristApplication {
     let downloads = DownloadScheduler()
     private(set) var store: Store?
     private(set) lazy var loaders = AlbumLoaders(app: self)
-    /// Place search; `VT_GEOCODER_URL` replaces Nominatim (tests point it at the loopback service).
+    /// Place search, with names in the user's languages; `VT_GEOCODER_URL` replaces Nominatim
+    /// (tests point it at the loopback service).
     private(set) lazy var geocoder = Geocoder(
         endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
-        client: http)
+        client: http, languages: Localization.acceptLanguages(environment: configuration.environment))
     private var window: MainWindow?
-    private var actions: [Action] = []
     /// Why the settings file is not in use, told to the user once the window shows.
     private let settingsProblem: SettingsProblem?
     /// A failed save is told once: every map move would otherwise log and toast again.
@@ -45,22 +45,20 @@ final class TouristApplication {
             self.window?.shutdown()
             self.loaders.closeAll()
         }
-        actions.append(Action("quit", in: application) { [unowned self] in
-            self.window?.close()
-            self.application.quit()
-        })
-        application.setAccels("app.quit", "<Control>q")
         // Logout and `kill` send SIGTERM: quit the normal way so the map position and pending
         // deletions are saved.
         for signal in [SIGTERM, SIGINT, SIGHUP] {
-            MainLoop.onUnixSignal(signal) { [unowned self] in
-                self.window?.close()
-                self.application.quit()
-            }
+            MainLoop.onUnixSignal(signal) { [unowned self] in self.quit() }
         }
     }
 
     func run() -> Int32 { application.run() }
+
+    /// Closes the window first, so the map position and pending deletions are saved.
+    func quit() {
+        window?.close()
+        application.quit()
+    }
 
     func update(_ change: (inout Settings) -> Void) {
         var copy = settings

@@ -30,7 +30,8 @@ final class Trace {
             let gap = now - self.lastTick
             self.longestGapMicroseconds = max(self.longestGapMicroseconds, gap)
             self.lastTick = now
-            // Each stall over the 8 ms budget, so it can be matched with the events around it.
+            // Each stall over 10 ms (the 8 ms frame budget plus this 2 ms tick's own slack), so
+            // it can be matched with the events around it.
             if gap > 10_000 { self.event("stall", ["ms": .double(Double(gap) / 1000)]) }
             return true
         }

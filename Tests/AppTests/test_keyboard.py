@@ -104,3 +104,25 @@ def test_grid_arrows_delete_undo_and_enter(launch, dirs, paris):
     press_key(app, "Escape")
     app.wait_gone(role="button", name="Open in Browser", timeout=10)
     assert len(album.cells()) == PER_ALBUM
+
+
+# What the Keyboard Shortcuts help must list: the actions' accelerators come from the one
+# action table, the pages' keys from the help itself; each line here is a key the app handles.
+HELP_LINES = ["Find a place", "Drop a pin in the middle of the map", "Leave edit mode", "Go back",
+              "Open the selected photo", "Remove the selected photo", "Previous or next photo",
+              "Zoom in or out", "Save a copy", "Copy the image", "Delete the photo",
+              "Undo the last removal", "Preferences", "Keyboard shortcuts", "Close the window", "Quit"]
+
+
+def test_shortcuts_help_opens_with_ctrl_question_and_lists_every_key(launch, dirs, paris):
+    app = launch()
+    app.wait_find(role="toggle button", name="Edit", showing=True, timeout=10)
+    press_key(app, "ctrl+question")
+    for title in HELP_LINES:
+        app.wait_find(name=title, timeout=10)
+    # Esc closes it, and the main window's accelerators work again: Ctrl+F reaches the entry.
+    app.x.xdotool("key", "Escape")
+    wait_for(lambda: not app.find_all(name="Undo the last removal", showing=True), 10,
+             message="the help to close")
+    press_key(app, "ctrl+f")
+    wait_for(lambda: focused_name(app) == "Place name", 10, message=lambda: f"focus on the entry, not {focused_name(app)}")

@@ -65,6 +65,35 @@ final class GeocoderTests: XCTestCase {
     }
 
     @MainActor
+    func testPlaceNamesAreAskedForInTheUsersLanguages() async throws {
+        let client = FakeHTTPClient { [eiffel] _ in Data(eiffel.utf8) }
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search?x=1")!, client: client,
+                                interval: .zero, languages: "de-DE,de")
+        _ = try await geocoder.search("Eiffelturm")
+        let query = try XCTUnwrap(URLComponents(url: client.requests[0], resolvingAgainstBaseURL: false)?.queryItems)
+        XCTAssertEqual(query.map(\.name), ["x", "q", "format", "limit", "accept-language"])
+        XCTAssertEqual(query.last?.value, "de-DE,de")
+    }
+
+    func testAcceptLanguagesFollowTheLocaleGettextUses() {
+        let cases: [([String: String], String?)] = [
+            (["LANG": "de_DE.UTF-8"], "de-DE,de"),
+            (["LANG": "de_DE.UTF-8", "LANGUAGE": "fr:en"], "fr,en,de-DE,de"),
+            (["LC_ALL": "pt_BR.UTF-8", "LANG": "de_DE.UTF-8"], "pt-BR,pt"),
+            (["LC_MESSAGES": "sr_RS@latin", "LANG": ""], "sr-RS,sr"),
+            // glibc ignores LANGUAGE in the C locale: the app is in English, so are the names.
+            (["LANG": "C.UTF-8", "LANGUAGE": "de"], nil),
+            (["LANG": "POSIX"], nil),
+            ([:], nil),
+            // Nothing but letters reaches the URL.
+            (["LANG": "de_DE.UTF-8", "LANGUAGE": "x&y=1:<b>:en"], "en,de-DE,de"),
+        ]
+        for (environment, expected) in cases {
+            XCTAssertEqual(Localization.acceptLanguages(environment: environment), expected, "\(environment)")
+        }
+    }
+
+    @MainActor
     func testFailuresAreMappedForTheUser() async throws {
         for (error, expected) in [(HTTPError.status(429), GeocoderError.rateLimited), (.status(500), .unavailable(500)),
                                   (.timedOut, .timedOut), (.network("refused"), .network("refused"))] {

@@ -9,6 +9,9 @@ void vt_accessible_set_label(GtkWidget *widget, const char *label);
 void vt_accessible_set_description(GtkWidget *widget, const char *description);
 // Only before the widget is realized (GTK fixes the role then).
 void vt_widget_set_accessible_role(GtkWidget *widget, GtkAccessibleRole role);
+// One property of a GObject (g_object_set is variadic).
+void vt_object_set_bool(gpointer object, const char *property, gboolean value);
+void vt_object_set_string(gpointer object, const char *property, const char *value);
 // GtkSettings:gtk-double-click-time in ms (g_object_get is variadic).
 int vt_double_click_time(void);
 // AdwBreakpoint setters take a GValue (adw_breakpoint_add_setters is variadic).

@@ -1,0 +1,92 @@
+import GtkKit
+import TouristModel
+
+/// Every action the app installs: its name and scope, its accelerators, and how the Keyboard
+/// Shortcuts help and the main menu name it. Installing actions, setting accelerators, building
+/// the menu and the help all read this table, so an action is named in one place.
+enum AppAction: String, CaseIterable {
+    // In the order of the shortcuts help.
+    case search
+    case back
+    case undo
+    case preferences
+    /// Provided by GTK with the window's help overlay (see `ShortcutsHelp`).
+    case showHelp = "show-help-overlay"
+    case close
+    case quit
+    case about
+    /// Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
+    case openPin = "open-pin"
+
+    enum Scope: String {
+        case app, win
+    }
+
+    var scope: Scope {
+        switch self {
+        case .quit, .preferences, .about, .openPin: .app
+        case .back, .close, .undo, .search, .showHelp: .win
+        }
+    }
+
+    /// "app.quit": what menus and accelerators name.
+    var detailedName: String { "\(scope.rawValue).\(rawValue)" }
+
+    var accelerators: [String] {
+        switch self {
+        case .quit: ["<Control>q"]
+        case .preferences: ["<Control>comma"]
+        case .back: ["Escape", "<Alt>Left"]
+        case .close: ["<Control>w"]
+        case .undo: ["<Control>z"]
+        case .search: ["<Control>f"]
+        // GTK only sets this itself for a help overlay loaded from the app's resources.
+        case .showHelp: ["<Control>question"]
+        case .about, .openPin: []
+        }
+    }
+
+    /// The line in the shortcuts help, and its group; nil for actions without a shortcut.
+    var help: (group: ShortcutsHelp.Group, title: String)? {
+        switch self {
+        case .search: (.map, tr("Find a place"))
+        case .back: (.album, tr("Go back"))
+        case .undo: (.general, tr("Undo the last removal"))
+        case .preferences: (.general, tr("Preferences"))
+        case .showHelp: (.general, tr("Keyboard shortcuts"))
+        case .close: (.general, tr("Close the window"))
+        case .quit: (.general, tr("Quit"))
+        case .about, .openPin: nil
+        }
+    }
+
+    /// The main menu's items, in order (with mnemonics).
+    static var menu: [(label: String, action: String)] {
+        [(tr("_Preferences"), preferences.detailedName),
+         (tr("_Keyboard Shortcuts"), showHelp.detailedName),
+         (tr("_About Virtual Tourist"), about.detailedName)]
+    }
+
+    /// Installs the actions of one scope with their handlers, and their accelerators. Every
+    /// action of the scope must have a handler (GTK's own `showHelp` excepted: only its keys).
+    @MainActor
+    static func install(_ scope: Scope, on map: Object, application: Application,
+                        handlers: [AppAction: @MainActor () -> Void],
+                        int64Handlers: [AppAction: @MainActor (Int64) -> Void] = [:]) -> [Action] {
+        var installed: [Action] = []
+        for action in allCases where action.scope == scope {
+            if action == .showHelp {
+            } else if let handler = handlers[action] {
+                installed.append(Action(action.rawValue, in: map, handler))
+            } else if let handler = int64Handlers[action] {
+                installed.append(Action(action.rawValue, in: map, int64: handler))
+            } else {
+                preconditionFailure("no handler for \(action.detailedName)")
+            }
+            if !action.accelerators.isEmpty {
+                application.setAccels(action.detailedName, action.accelerators)
+            }
+        }
+        return installed
+    }
+}
