@@ -1,6 +1,6 @@
 internal import CShim
 
-/// An AdwToast the app can update or dismiss while it shows. Its title is plain text (AdwToast
+/// An AdwToast the app can update while it shows. Its title is plain text (AdwToast
 /// parses markup unless told not to, and titles can carry outside text such as an error's reason).
 @MainActor
 public final class Toast: Object {
@@ -14,20 +14,12 @@ public final class Toast: Object {
         get { string(adw_toast_get_title(toast)) ?? "" }
         set { adw_toast_set_title(toast, newValue) }
     }
-    private var buttonHandler: Handler?
 
     public func setButton(_ label: String, _ handler: @escaping Handler) {
         adw_toast_set_button_label(toast, label)
-        buttonHandler = handler
         Signal.connect(raw, "button-clicked", handler)
     }
 
-    /// Does what the button does (for its keyboard shortcut), then dismisses the toast.
-    public func pressButton() {
-        buttonHandler?()
-        dismiss()
-    }
     /// Runs when the toast goes away for any reason (after "button-clicked" if pressed).
     public func onDismissed(_ handler: @escaping Handler) { Signal.connect(raw, "dismissed", handler) }
-    private func dismiss() { adw_toast_dismiss(toast) }
 }
