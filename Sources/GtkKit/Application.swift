@@ -1,5 +1,6 @@
 package import CShim
 
+/// AdwApplication: the app's process-wide object, its actions and their keys.
 @MainActor
 public final class Application: Object {
     public init(id: String) {

@@ -1,5 +1,6 @@
 package import CShim
 
+/// AdwApplicationWindow: the app's window.
 @MainActor
 public final class ApplicationWindow: Widget {
     public init(application: Application) {

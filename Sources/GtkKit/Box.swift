@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkBox: children in a row or a column.
 @MainActor
 public final class Box: Widget {
     public init(_ orientation: Orientation, spacing: Int32 = 0) {

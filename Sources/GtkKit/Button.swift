@@ -1,5 +1,6 @@
 package import CShim
 
+/// GtkButton, with a text label, an icon or any child.
 @MainActor
 public class Button: Widget {
     /// An empty button, for a child set later.

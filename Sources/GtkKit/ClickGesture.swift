@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkGestureClick: presses and releases of a mouse button or a tap, counted (2 for a double-click).
 @MainActor
 public final class ClickGesture: Gesture {
     /// `button` 0 listens to every button.

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// What every GtkEventController can do: choose its phase, and tell what the current event is.
 @MainActor
 public class EventController: Object {
     /// Sees events before the widgets under it (GTK_PHASE_CAPTURE) instead of after them.

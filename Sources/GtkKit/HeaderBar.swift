@@ -1,5 +1,6 @@
 internal import CShim
 
+/// AdwHeaderBar: a page's title bar, with buttons at its start and end.
 @MainActor
 public final class HeaderBar: Widget {
     public init() { super.init(adw_header_bar_new()) }

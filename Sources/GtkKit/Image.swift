@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkImage showing a named (theme) icon.
 @MainActor
 public final class Image: Widget {
     public init(icon: String, pixelSize: Int32 = 16) {

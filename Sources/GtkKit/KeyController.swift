@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkEventControllerKey: key presses while the widget or a child has focus.
 @MainActor
 public final class KeyController: EventController {
     public init() { super.init(gtk_event_controller_key_new()) }

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkLabel: plain text.
 @MainActor
 public final class Label: Widget {
     public init(_ text: String = "") { super.init(gtk_label_new(text)) }

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkGestureLongPress: a press held still, with a finger or a mouse button.
 @MainActor
 public final class LongPressGesture: Gesture {
     public init() { super.init(gtk_gesture_long_press_new()) }

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkOverlay: widgets laid over a main child.
 @MainActor
 public final class Overlay: Widget {
     public init(child: Widget) {

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkPicture showing a texture, scaled to the space it is given.
 @MainActor
 public final class Picture: Widget {
     public init(fit: ContentFit = .cover) {

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkPopover pointing at a spot of the widget it is attached to (a context menu).
 @MainActor
 public final class Popover: Widget {
     public init(child: Widget) {

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkRevealer: shows and hides its child with a slide.
 @MainActor
 public final class Revealer: Widget {
     public init(child: Widget) {

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkScrolledWindow: a scrollable view of a larger child (vertical only unless asked).
 @MainActor
 public final class ScrolledWindow: Widget {
     public init(child: Widget) {

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkSpinner: an activity indicator.
 @MainActor
 public final class Spinner: Widget {
     public init() { super.init(gtk_spinner_new()) }

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkStack: one of several named children at a time, cross-fading between them.
 @MainActor
 public final class Stack: Widget {
     public init() {

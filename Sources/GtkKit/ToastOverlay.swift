@@ -1,5 +1,6 @@
 internal import CShim
 
+/// AdwToastOverlay: shows toasts over its child.
 @MainActor
 public final class ToastOverlay: Widget {
     public init(child: Widget) {

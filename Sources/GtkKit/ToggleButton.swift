@@ -1,5 +1,6 @@
 internal import CShim
 
+/// GtkToggleButton: a button that stays pressed (active) until pressed again.
 @MainActor
 public final class ToggleButton: Button {
     public init(label: String) { super.init(pointer: gtk_toggle_button_new_with_label(label)) }

@@ -1,5 +1,6 @@
 package import CShim
 
+/// What every GtkWidget wrapper can do: visibility, layout, focus, accessibility, controllers.
 @MainActor
 public class Widget: Object {
     package var widget: UnsafeMutablePointer<GtkWidget> { vt_widget(raw) }

@@ -1,5 +1,6 @@
 internal import CShim
 
+/// AdwWindowTitle: a header bar's title with a subtitle under it.
 @MainActor
 public final class WindowTitle: Widget {
     public init(title: String, subtitle: String = "") { super.init(adw_window_title_new(title, subtitle)) }
