@@ -19,10 +19,11 @@ let package = Package(
                        providers: [.apt(["libsoup-3.0-dev"])]),
         // gettext from the C library, for the model's messages and the UI's alike.
         .systemLibrary(name: "CIntl"),
-        // The hand-written C shim: only what Swift cannot import or do safely.
+        // The hand-written C shim, for GtkKit: only what Swift cannot import or do safely.
         .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup"]),
         // Thin Swift layer over GLib, GTK, libadwaita, libshumate and libsoup (its HTTP client
-        // implements the model's HTTPClient protocol).
+        // implements the model's HTTPClient protocol). The app's only door to them: it imports
+        // CShim `package` or `internal`, so no public declaration can expose a C type.
         .target(name: "GtkKit", dependencies: ["CShim", "TouristModel"]),
         // The model: no GTK, builds and tests without a display.
         .target(name: "TouristModel", dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -1,6 +1,7 @@
 // Swift's main actor (libdispatch's main queue) is drained by nothing while GLib's loop runs
 // the main thread: without this source `Task { @MainActor in … }` never runs.
-#include "shim.h"
+// In C because the two libdispatch functions it needs are in no header Swift could import.
+#include "vt_main_queue.h"
 #include <glib-unix.h>
 #include <sys/eventfd.h>
 

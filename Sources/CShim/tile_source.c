@@ -8,7 +8,7 @@
 // would be a blank square for a week.
 // The cache is purged back to its size limit at start-up and after every tenth of the limit
 // written (see purge()).
-#include "shim.h"
+#include "vt_tile_source.h"
 
 #define TILE_FRESH_SECONDS (7 * 24 * 60 * 60)
 // Tiles are 10 to 50 kB: a body this big is not a tile, and is not read on.
@@ -25,7 +25,6 @@ struct _VtTileSource {
     ShumateFileCache *cache;
     guint writing;              // cache writes in flight
     guint64 written;            // bytes written to the cache since the last purge
-    guint failures;
     guint requests;
 };
 
@@ -96,7 +95,6 @@ static void fail(GTask *task, GError *error) {
         return_tile(task, request->cached);
         return;
     }
-    self->failures++;
     g_task_return_error(task, error);
     g_object_unref(task);
 }
@@ -220,8 +218,7 @@ static void download(GTask *task, const char *etag) {
     g_autofree char *url = tile_url(self, request->x, request->y, request->z);
     request->message = soup_message_new(SOUP_METHOD_GET, url);
     if (request->message == NULL) {
-        self->failures++;
-        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Invalid tile URL %s", url);
+            g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Invalid tile URL %s", url);
         g_object_unref(task);
         return;
     }
@@ -315,8 +312,4 @@ VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session,
 
 guint vt_tile_source_get_requests(VtTileSource *self) {
     return self->requests;
-}
-
-guint vt_tile_source_get_failures(VtTileSource *self) {
-    return self->failures;
 }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// A GtkAdjustment: the scroll position of one axis of a scrolled window.
 @MainActor
 public final class Adjustment: Object {
@@ -7,7 +9,6 @@ public final class Adjustment: Object {
         set { gtk_adjustment_set_value(adjustment, newValue) }
     }
     public var upper: Double { gtk_adjustment_get_upper(adjustment) }
-    public var pageSize: Double { gtk_adjustment_get_page_size(adjustment) }
 
     /// Sets the range and the position together, before layout gets there: a value set alone is
     /// clamped to the old range.
@@ -17,5 +18,5 @@ public final class Adjustment: Object {
     }
     /// Called when the range or the page size changes (the content or the window was resized).
     @discardableResult
-    public func onRangeChanged(_ handler: @escaping Handler) -> gulong { on("changed", handler) }
+    public func onRangeChanged(_ handler: @escaping Handler) -> HandlerID { on("changed", handler) }
 }

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// The clipboard of a widget's display.
 @MainActor
 public enum Clipboard {

@@ -1,3 +1,5 @@
+internal import CShim
+
 /// GtkGestureDrag: a press followed by movement, with mouse or one finger. Offsets are from the
 /// start point.
 @MainActor
@@ -8,9 +10,9 @@ public final class DragGesture: Gesture {
         gtk_gesture_single_set_button(vt_gesture_single(raw), button)
     }
     @discardableResult
-    public func onBegin(_ handler: @escaping PointHandler) -> gulong { Signal.connect(raw, "drag-begin", point: handler) }
+    public func onBegin(_ handler: @escaping PointHandler) -> HandlerID { Signal.connect(raw, "drag-begin", point: handler) }
     @discardableResult
-    public func onUpdate(_ handler: @escaping PointHandler) -> gulong { Signal.connect(raw, "drag-update", point: handler) }
+    public func onUpdate(_ handler: @escaping PointHandler) -> HandlerID { Signal.connect(raw, "drag-update", point: handler) }
     @discardableResult
-    public func onEnd(_ handler: @escaping PointHandler) -> gulong { Signal.connect(raw, "drag-end", point: handler) }
+    public func onEnd(_ handler: @escaping PointHandler) -> HandlerID { Signal.connect(raw, "drag-end", point: handler) }
 }

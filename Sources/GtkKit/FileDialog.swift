@@ -1,3 +1,4 @@
+internal import CShim
 import Foundation
 
 /// GtkFileDialog's "save" question. Inside Flatpak GTK asks the file-chooser portal, so the app

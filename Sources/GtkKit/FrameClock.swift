@@ -1,9 +1,11 @@
+internal import CShim
+
 /// A widget's GdkFrameClock: its phase signals, and continuous frames on request.
 @MainActor
 public final class FrameClock {
-    public let clock: OpaquePointer
+    package let clock: OpaquePointer
 
-    public init(clock: OpaquePointer) { self.clock = clock }
+    package init(clock: OpaquePointer) { self.clock = clock }
 
     /// nil until the widget is realized (a presented window is).
     public init?(widget: Widget) {
@@ -15,15 +17,15 @@ public final class FrameClock {
 
     /// Connects to a phase: "before-paint", "update", "layout", "paint", "after-paint".
     @discardableResult
-    public func on(_ phase: String, _ handler: @escaping Handler) -> gulong { Signal.connect(target, phase, handler) }
+    public func on(_ phase: String, _ handler: @escaping Handler) -> HandlerID { Signal.connect(target, phase, handler) }
 
-    public func disconnect(_ id: gulong) { Signal.disconnect(target, id) }
+    public func disconnect(_ id: HandlerID) { Signal.disconnect(target, id) }
 
     /// Runs `handler` once, after the next frame has been painted.
-    public func afterNextPaint(_ handler: @escaping Handler) {
+    private func afterNextPaint(_ handler: @escaping Handler) {
         let connection = Connection()
         connection.id = on("after-paint") { [target] in
-            Signal.disconnect(target, connection.id)
+            if let id = connection.id { Signal.disconnect(target, id) }
             handler()
         }
         gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT)
@@ -40,7 +42,7 @@ public final class FrameClock {
         let pointer = widget.widget
         let connection = Connection()
         connection.id = Signal.connect(UnsafeMutableRawPointer(pointer), "map", {
-            Signal.disconnect(UnsafeMutableRawPointer(pointer), connection.id)
+            if let id = connection.id { Signal.disconnect(UnsafeMutableRawPointer(pointer), id) }
             if let clock = gtk_widget_get_frame_clock(pointer) { FrameClock(clock: clock).afterNextPaint(handler) }
         })
     }
@@ -56,5 +58,5 @@ public final class FrameClock {
 /// A handler id known only after connecting, for a one-shot handler that disconnects itself.
 @MainActor
 private final class Connection {
-    var id: gulong = 0
+    var id: HandlerID?
 }

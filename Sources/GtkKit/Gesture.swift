@@ -1,7 +1,9 @@
+internal import CShim
+
 /// What every GtkGesture can do: claim its touch or pointer sequence, so the gestures of other
 /// widgets (a scrolled window's own drag, a click) stop tracking it.
 @MainActor
-open class Gesture: EventController {
+public class Gesture: EventController {
     public func claim() { gtk_gesture_set_state(vt_gesture(raw), GTK_EVENT_SEQUENCE_CLAIMED) }
 
     /// The centre of the points in contact (both fingers of a pinch), in widget coordinates.
@@ -12,7 +14,7 @@ open class Gesture: EventController {
     }
 
     @discardableResult
-    public func onBegin(_ handler: @escaping Handler) -> gulong { Signal.connect(raw, "begin", pointer: { _ in handler() }) }
+    public func onBegin(_ handler: @escaping Handler) -> HandlerID { Signal.connect(raw, "begin", pointer: { _ in handler() }) }
     @discardableResult
-    public func onEnd(_ handler: @escaping Handler) -> gulong { Signal.connect(raw, "end", pointer: { _ in handler() }) }
+    public func onEnd(_ handler: @escaping Handler) -> HandlerID { Signal.connect(raw, "end", pointer: { _ in handler() }) }
 }

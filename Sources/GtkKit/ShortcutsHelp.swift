@@ -1,3 +1,5 @@
+internal import CShim
+
 /// The window's Keyboard Shortcuts help (a GtkShortcutsWindow, opened by Ctrl+? or the
 /// win.show-help-overlay action GTK adds with it). Built with GTK's 4.14 API rather than
 /// builder XML, so titles from translations need no escaping.
@@ -26,11 +28,11 @@ public enum ShortcutsWindowBuilder {
                 vt_object_set_string(line, "title", shortcut.title)
                 vt_object_set_string(line, "accelerator", shortcut.accelerator)
                 // The containers take the new (floating) widgets.
-                gtk_shortcuts_group_add_shortcut(OpaquePointer(box), OpaquePointer(line))
+                gtk_shortcuts_group_add_shortcut(vt_shortcuts_group(box), vt_shortcuts_shortcut(line))
             }
-            gtk_shortcuts_section_add_group(OpaquePointer(section), OpaquePointer(box))
+            gtk_shortcuts_section_add_group(vt_shortcuts_section(section), vt_shortcuts_group(box))
         }
-        gtk_shortcuts_window_add_section(OpaquePointer(help.raw), OpaquePointer(section))
-        gtk_application_window_set_help_overlay(UnsafeMutablePointer(OpaquePointer(window.raw)), OpaquePointer(help.raw))
+        gtk_shortcuts_window_add_section(vt_shortcuts_window(help.raw), vt_shortcuts_section(section))
+        gtk_application_window_set_help_overlay(vt_gtk_application_window(window.raw), vt_shortcuts_window(help.raw))
     }
 }

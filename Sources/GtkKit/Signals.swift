@@ -1,3 +1,5 @@
+package import CShim
+
 /// Signals as Swift closures. Each connection retains its closure box; GLib calls the destroy
 /// notify when the handler is disconnected or the instance finalised, which releases it.
 /// Handlers run on the main thread (GTK emits there), hence `MainActor.assumeIsolated`.
@@ -15,79 +17,84 @@ private func box<Body>(_ data: gpointer?, _ type: Body.Type) -> Body {
 
 public typealias Handler = @MainActor () -> Void
 public typealias BoolHandler = @MainActor () -> Bool
-public typealias PointerHandler = @MainActor (gpointer?) -> Void
+package typealias PointerHandler = @MainActor (gpointer?) -> Void
 public typealias PointHandler = @MainActor (Double, Double) -> Void
 public typealias ClickHandler = @MainActor (Int, Double, Double) -> Void
-public typealias KeyHandler = @MainActor (UInt32, GdkModifierType) -> Bool
+public typealias KeyHandler = @MainActor (Key, Modifiers) -> Bool
 public typealias DoubleHandler = @MainActor (Double) -> Void
 public typealias ScrollHandler = @MainActor (Double, Double) -> Bool
 
+/// A connected handler, to disconnect it by.
+public struct HandlerID: Hashable, Sendable {
+    let value: gulong
+}
+
 @MainActor
-public enum Signal {
+package enum Signal {
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, _ handler: @escaping Handler) -> gulong {
-        vt_connect(instance, name, { _, data in
+    package static func connect(_ instance: gpointer, _ name: String, _ handler: @escaping Handler) -> HandlerID {
+        HandlerID(value: vt_connect(instance, name, { _, data in
             MainActor.assumeIsolated { box(data, Handler.self)() }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
     /// For signals whose handler returns gboolean (e.g. "close-request": true stops the default).
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, returning handler: @escaping BoolHandler) -> gulong {
-        vt_connect_bool(instance, name, { _, data in
+    package static func connect(_ instance: gpointer, _ name: String, returning handler: @escaping BoolHandler) -> HandlerID {
+        HandlerID(value: vt_connect_bool(instance, name, { _, data in
             MainActor.assumeIsolated { box(data, BoolHandler.self)().g }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
     /// For signals with one pointer argument (list item factories, "notify", GAction "activate").
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, pointer handler: @escaping PointerHandler) -> gulong {
-        vt_connect_pointer(instance, name, { _, argument, data in
+    package static func connect(_ instance: gpointer, _ name: String, pointer handler: @escaping PointerHandler) -> HandlerID {
+        HandlerID(value: vt_connect_pointer(instance, name, { _, argument, data in
             MainActor.assumeIsolated { box(data, PointerHandler.self)(argument) }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
     /// For (x, y) signals such as GtkGestureLongPress "pressed".
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, point handler: @escaping PointHandler) -> gulong {
-        vt_connect_point(instance, name, { _, x, y, data in
+    package static func connect(_ instance: gpointer, _ name: String, point handler: @escaping PointHandler) -> HandlerID {
+        HandlerID(value: vt_connect_point(instance, name, { _, x, y, data in
             MainActor.assumeIsolated { box(data, PointHandler.self)(x, y) }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
     /// For GtkGestureClick "pressed"/"released" (n_press, x, y).
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, click handler: @escaping ClickHandler) -> gulong {
-        vt_connect_click(instance, name, { _, count, x, y, data in
+    package static func connect(_ instance: gpointer, _ name: String, click handler: @escaping ClickHandler) -> HandlerID {
+        HandlerID(value: vt_connect_click(instance, name, { _, count, x, y, data in
             MainActor.assumeIsolated { box(data, ClickHandler.self)(Int(count), x, y) }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
     /// For GtkEventControllerKey "key-pressed"; return true when handled.
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> gulong {
-        vt_connect_key(instance, name, { _, keyval, _, state, data in
-            MainActor.assumeIsolated { box(data, KeyHandler.self)(keyval, state).g }
-        }, retain(handler), releaseBox)
+    package static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> HandlerID {
+        HandlerID(value: vt_connect_key(instance, name, { _, keyval, _, state, data in
+            MainActor.assumeIsolated { box(data, KeyHandler.self)(Key(keyval: keyval), Modifiers(state)).g }
+        }, retain(handler), releaseBox))
     }
 
     /// For signals with one double argument, such as GtkGestureZoom "scale-changed".
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, double handler: @escaping DoubleHandler) -> gulong {
-        vt_connect_double(instance, name, { _, value, data in
+    package static func connect(_ instance: gpointer, _ name: String, double handler: @escaping DoubleHandler) -> HandlerID {
+        HandlerID(value: vt_connect_double(instance, name, { _, value, data in
             MainActor.assumeIsolated { box(data, DoubleHandler.self)(value) }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
     /// For GtkEventControllerScroll "scroll" (dx, dy); return true when handled.
     @discardableResult
-    public static func connect(_ instance: gpointer, _ name: String, scroll handler: @escaping ScrollHandler) -> gulong {
-        vt_connect_scroll(instance, name, { _, dx, dy, data in
+    package static func connect(_ instance: gpointer, _ name: String, scroll handler: @escaping ScrollHandler) -> HandlerID {
+        HandlerID(value: vt_connect_scroll(instance, name, { _, dx, dy, data in
             MainActor.assumeIsolated { box(data, ScrollHandler.self)(dx, dy).g }
-        }, retain(handler), releaseBox)
+        }, retain(handler), releaseBox))
     }
 
-    public static func disconnect(_ instance: gpointer, _ id: gulong) {
-        if id != 0 { g_signal_handler_disconnect(instance, id) }
+    package static func disconnect(_ instance: gpointer, _ id: HandlerID) {
+        g_signal_handler_disconnect(instance, id.value)
     }
 }

@@ -1,3 +1,4 @@
+package import CShim
 import Foundation
 import TouristModel
 
@@ -8,7 +9,7 @@ import TouristModel
 @MainActor
 public final class SoupClient: HTTPClient {
     // nonisolated(unsafe): released in deinit (not main-actor isolated before Swift 6.2).
-    public nonisolated(unsafe) let session: UnsafeMutablePointer<SoupSession>
+    package nonisolated(unsafe) let session: UnsafeMutablePointer<SoupSession>
 
     /// `timeout` bounds each read/connect wait; `maxConnectionsPerHost` lets an album's images
     /// download in parallel (libsoup's default of 2 per host serialises them).
@@ -18,6 +19,11 @@ public final class SoupClient: HTTPClient {
 
     deinit {
         g_object_unref(session)
+    }
+
+    /// The libsoup the app runs with, "3.6.5" (for the User-Agent).
+    public nonisolated static var libsoupVersion: String {
+        "\(soup_get_major_version()).\(soup_get_minor_version()).\(soup_get_micro_version())"
     }
 
     public func get(_ url: URL, rules: TransferRules) async throws -> Data {
@@ -43,12 +49,4 @@ public final class SoupClient: HTTPClient {
             cancellable.cancel()
         }
     }
-}
-
-/// A GCancellable that may be cancelled from any thread (g_cancellable_cancel is thread-safe).
-final class Cancellable: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<GCancellable>
-    init() { pointer = g_cancellable_new() }
-    deinit { g_object_unref(pointer) }
-    func cancel() { g_cancellable_cancel(pointer) }
 }

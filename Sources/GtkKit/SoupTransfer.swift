@@ -1,3 +1,4 @@
+internal import CShim
 import Foundation
 import TouristModel
 #if canImport(Glibc)

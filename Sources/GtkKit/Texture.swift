@@ -1,9 +1,10 @@
+internal import CShim
 import Foundation
 import TouristModel
 
 /// A GdkTexture reference. GdkTexture is immutable and safe to create on any thread.
 public final class Texture: @unchecked Sendable {
-    public let pointer: OpaquePointer
+    package let pointer: OpaquePointer
     init(taking pointer: OpaquePointer) { self.pointer = pointer }
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 

@@ -10,7 +10,7 @@ enum About {
             developer: tr("The Virtual Tourist developers"),
             comments: tr("Drop pins on a world map and see photos taken near each place."),
             website: AppConfiguration.website, issueURL: AppConfiguration.website + "/issues",
-            copyright: tr("© 2026 The Virtual Tourist developers"), license: GTK_LICENSE_GPL_3_0)
+            copyright: tr("© 2026 The Virtual Tourist developers"), license: .gpl3OrLater)
         // Translators: keep the <a href="…"> links as they are.
         let mapText = tr("Map tiles and data from <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a>, available under the Open Database License.")
         about.addLegalSection(title: tr("Map Data"), copyright: tr("© OpenStreetMap contributors"), text: mapText)

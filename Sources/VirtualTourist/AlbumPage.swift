@@ -34,14 +34,14 @@ final class AlbumPage {
         let firstScreen = max(1, Int(window.width) / cell) * (max(0, Int(window.height) - 230) / cell + 1)
         grid.prefetch(count: firstScreen, scaleFactor: window.scaleFactor)
         map = MapView(source: tiles, interactive: false)
-        mapClamp = Clamp(child: map, orientation: GTK_ORIENTATION_VERTICAL, maximum: 140)
+        mapClamp = Clamp(child: map, orientation: .vertical, maximum: 140)
         title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
                                description: tr("No photos were found near this place."))
         errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
         let header = HeaderBar()  // its back button comes from the navigation view
         header.setTitle(title)
-        let body = Box(GTK_ORIENTATION_VERTICAL)
+        let body = Box(.vertical)
 
         map.setSizeRequest(width: -1, height: 64)
         mapClamp.setExpand(vertical: false)
@@ -66,7 +66,7 @@ final class AlbumPage {
         stack.add(errorPage, name: "error")
         body.append(stack)
 
-        let bar = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let bar = Box(.horizontal, spacing: 12)
         bar.addCSSClass("toolbar")
         bar.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         progress.setExpand(horizontal: true)
@@ -197,7 +197,7 @@ final class AlbumPage {
         let button = Button(label: label)
         button.addCSSClass("pill")
         button.addCSSClass("suggested-action")
-        button.setAlign(horizontal: GTK_ALIGN_CENTER)
+        button.setAlign(horizontal: .center)
         button.onClicked { action() }
         return button
     }

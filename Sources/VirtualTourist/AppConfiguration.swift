@@ -33,6 +33,6 @@ struct AppConfiguration {
 
     /// Identifies the app, as OpenStreetMap's tile policy and Wikimedia's API etiquette require.
     var userAgent: String {
-        "VirtualTourist/\(Self.version) (\(Self.website)) libsoup/\(soup_get_major_version()).\(soup_get_minor_version()).\(soup_get_micro_version())"
+        "VirtualTourist/\(Self.version) (\(Self.website)) libsoup/\(SoupClient.libsoupVersion)"
     }
 }

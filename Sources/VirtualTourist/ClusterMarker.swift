@@ -13,7 +13,7 @@ final class ClusterMarker {
         self.cluster = cluster
         button = Button(label: "")
         button.addCSSClass("pin-group")
-        gtk_widget_set_focus_on_click(button.widget, false.g)
+        button.focusOnClick = false
         button.setAccessibleDescription(tr("Activate to zoom in on these pins"))
         marker = Marker(child: button, latitude: cluster.coordinate.latitude, longitude: cluster.coordinate.longitude)
         button.onClicked { [unowned self] in activated(self.cluster) }

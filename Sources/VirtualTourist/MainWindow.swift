@@ -30,7 +30,7 @@ final class MainWindow {
         // libadwaita's bottom sheets need the full 360 px.
         toasts.setSizeRequest(width: 360, height: 294)
         // 100 MB of tiles: a generous working set for browsing without re-downloading.
-        tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, session: app.http.session,
+        tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, client: app.http,
                            cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
                            cacheKey: "osm-mapnik", cacheSizeLimit: 100_000_000)
         window.setContent(toasts)
@@ -104,7 +104,7 @@ final class MainWindow {
 
     private func addActions() {
         // Ctrl+D: once per press, however long the keys are held (not an accelerator: those repeat).
-        window.addController(SinglePressShortcut(keyval: GDK_KEY_d, modifiers: GDK_CONTROL_MASK) { [unowned self] in
+        window.addController(SinglePressShortcut(key: .d, modifiers: .control) { [unowned self] in
             self.mapPage.dropPinAtCenter()
         })
         actions += AppAction.install(.win, on: window, application: app.application, handlers: [
@@ -160,7 +160,7 @@ final class MainWindow {
         Trace.shared?.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
-                             window: (size.width, size.height, gtk_widget_get_scale_factor(window.widget)))
+                             window: (size.width, size.height, window.scaleFactor))
         page.undoToasts = undoToasts
         page.onOpenPhoto = { [unowned self] photo, album in self.openViewer(photo, in: album) }
         albumPage = page

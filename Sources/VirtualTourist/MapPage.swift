@@ -54,7 +54,7 @@ final class MapPage {
         bannerLabel.addCSSClass("edit-banner")
         banner = Revealer(child: bannerLabel)
         // Over the map, not above it: entering edit mode must not shift the map.
-        banner.setAlign(vertical: GTK_ALIGN_START)
+        banner.setAlign(vertical: .start)
         editButton.onToggled { [unowned self] in self.editingChanged() }
 
         let overlay = Overlay(child: map)
@@ -107,7 +107,7 @@ final class MapPage {
 
     /// The window is going away: nothing may be left half-pressed on the map (see resetControllers).
     func shutdown() {
-        Widget(map.mapWidget).resetControllers()
+        map.mapArea.resetControllers()
         saveViewport()
     }
 
@@ -145,7 +145,7 @@ final class MapPage {
 
     /// Puts keyboard focus on the map (or, when it takes none, the Edit button), never on a toast.
     func focusMap() {
-        if !gtk_widget_grab_focus(map.mapWidget).isTrue && !map.grabFocus() { editButton.grabFocus() }
+        if !map.mapArea.grabFocus() && !map.grabFocus() { editButton.grabFocus() }
     }
 
     // MARK: Pins
@@ -190,7 +190,7 @@ final class MapPage {
     private func pinActivated(_ pin: Pin) {
         // The click that opened the album never reaches the map: stop its long-press timer and
         // libshumate's own drag and click gestures.
-        Widget(map.mapWidget).resetControllers()
+        map.mapArea.resetControllers()
         if isEditing {
             onDeletePin?(pin)
         } else {
@@ -237,13 +237,13 @@ final class MapPage {
     // MARK: Input
 
     private func addGestures() {
-        let mapWidget = Widget(map.mapWidget)
+        let mapWidget = map.mapArea
         // Press and hold, with a mouse as well as a finger.
         let longPress = LongPressGesture()
         longPress.onPressed { [unowned self] x, y in
             // A press on a pin belongs to the pin (its button, or the lift below its tip); a
             // hidden map (the album slid over it mid-press) drops nothing.
-            guard gtk_widget_get_mapped(self.map.mapWidget).isTrue, !self.map.hasMarker(atX: x, y: y) else { return }
+            guard self.map.mapArea.isMapped, !self.map.hasMarker(atX: x, y: y) else { return }
             let location = self.map.location(x: x, y: y)
             self.dropPin(latitude: location.latitude, longitude: location.longitude)
         }
@@ -260,14 +260,14 @@ final class MapPage {
         let button = Button(label: tr("Drop Pin Here"))
         button.addCSSClass("flat")
         let popover = Popover(child: button)
-        popover.attach(to: Widget(map.mapWidget))
+        popover.attach(to: map.mapArea)
         popover.point(at: x, y)
         button.onClicked { [unowned self, unowned popover] in
             popover.popdown()
             self.dropPin(latitude: location.latitude, longitude: location.longitude)
         }
         popover.on("closed") { [unowned self, unowned popover] in
-            gtk_widget_unparent(popover.widget)
+            popover.detach()
             if self.contextMenu === popover { self.contextMenu = nil }
         }
         contextMenu = popover

@@ -9,7 +9,7 @@ final class MapTour {
     private let map: MapView
     private let clock: FrameClock
     private let seconds: Double
-    private var handlers: [gulong] = []
+    private var handlers: [HandlerID] = []
     private var startTime: Int?
     private var frameStart: Int?
     private var lastFrameTime: Int?
@@ -32,7 +32,7 @@ final class MapTour {
         self.map = map
         self.clock = clock
         self.seconds = seconds
-        handlers.append(clock.on("before-paint") { [unowned self] in self.frameStart = g_get_monotonic_time() })
+        handlers.append(clock.on("before-paint") { [unowned self] in self.frameStart = MonotonicClock.microseconds })
         handlers.append(clock.on("update") { [unowned self] in self.step() })
         handlers.append(clock.on("after-paint") { [unowned self] in self.frameEnded() })
         clock.beginUpdating()
@@ -50,7 +50,7 @@ final class MapTour {
     }
 
     private func frameEnded() {
-        let end = g_get_monotonic_time()
+        let end = MonotonicClock.microseconds
         if let begin = frameStart, startTime != nil { workMilliseconds.append(Double(end - begin) / 1000) }
         let frameTime = clock.frameTime
         if let last = lastFrameTime, startTime != nil { intervalMilliseconds.append(Double(frameTime - last) / 1000) }

@@ -7,7 +7,7 @@ import TouristModel
 /// photo, so outside text never takes the photo's space, however long.
 @MainActor
 final class PhotoAttribution {
-    let root = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
+    let root = Box(.vertical, spacing: 4)
     var onOpen: ((String) -> Void)?
     private let titleLabel = Label()
     private let creditLabel = Label()
@@ -17,14 +17,14 @@ final class PhotoAttribution {
     init() {
         root.setMargins(top: 8, bottom: 8, start: 12, end: 12)
         titleLabel.addCSSClass("heading")
-        titleLabel.setEllipsize(PANGO_ELLIPSIZE_END)
+        titleLabel.setEllipsize(.end)
         root.append(titleLabel)
         creditLabel.addCSSClass("dim-label")
-        creditLabel.setEllipsize(PANGO_ELLIPSIZE_END)
+        creditLabel.setEllipsize(.end)
         creditLabel.setSelectable(true)
         root.append(creditLabel)
         openButton.addCSSClass("pill")
-        openButton.setAlign(horizontal: GTK_ALIGN_CENTER)
+        openButton.setAlign(horizontal: .center)
         openButton.setAccessibleDescription(tr("Opens the photo's web page"))
         openButton.onClicked { [weak self] in
             if let link = self?.link { self?.onOpen?(link) }

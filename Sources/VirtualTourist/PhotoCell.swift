@@ -23,7 +23,7 @@ final class PhotoCell {
         picture.setSizeRequest(width: size, height: size)
         root = Overlay(child: picture)
         root.addCSSClass("photo-cell")
-        statusIcon.setAlign(horizontal: GTK_ALIGN_CENTER, vertical: GTK_ALIGN_CENTER)
+        statusIcon.setAlign(horizontal: .center, vertical: .center)
         root.addOverlay(statusIcon)
         addGestures()
     }
@@ -155,7 +155,7 @@ final class PhotoCell {
                 self.onOpen?(id)
                 return
             }
-            self.pendingTap = MainLoop.timeout(milliseconds: UInt32(max(100, vt_double_click_time()))) { [weak self] in
+            self.pendingTap = MainLoop.timeout(milliseconds: UInt32(max(100, ClickGesture.doubleClickMilliseconds))) { [weak self] in
                 self?.pendingTap = 0
                 self?.onTap?(id)
                 return false

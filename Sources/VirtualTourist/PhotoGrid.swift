@@ -60,19 +60,19 @@ final class PhotoGrid {
             self.open(self.loader.state.cells[position].photo.id ?? -1)
         }
         let keys = KeyController()
-        keys.onKeyPressed { [weak self] keyval, _ in
+        keys.onKeyPressed { [weak self] key, _ in
             guard let self else { return false }
-            switch Int32(keyval) {
-            case GDK_KEY_Delete, GDK_KEY_KP_Delete, GDK_KEY_BackSpace:
+            switch key {
+            case .delete, .keypadDelete, .backSpace:
                 guard let position = self.focusedPosition ?? self.grid.selectedPosition,
                       position < self.loader.state.cells.count,
                       let id = self.loader.state.cells[position].photo.id else { return false }
                 self.onRemove?(id)
                 return true
-            case GDK_KEY_Left, GDK_KEY_KP_Left: return self.moveFocus(by: -1, rows: false)
-            case GDK_KEY_Right, GDK_KEY_KP_Right: return self.moveFocus(by: 1, rows: false)
-            case GDK_KEY_Up, GDK_KEY_KP_Up: return self.moveFocus(by: -1, rows: true)
-            case GDK_KEY_Down, GDK_KEY_KP_Down: return self.moveFocus(by: 1, rows: true)
+            case .left, .keypadLeft: return self.moveFocus(by: -1, rows: false)
+            case .right, .keypadRight: return self.moveFocus(by: 1, rows: false)
+            case .up, .keypadUp: return self.moveFocus(by: -1, rows: true)
+            case .down, .keypadDown: return self.moveFocus(by: 1, rows: true)
             default: return false
             }
         }
@@ -157,7 +157,7 @@ final class PhotoGrid {
     private func columnCount() -> Int {
         var perRow: [Int: Int] = [:]
         for cell in cells.values where cell.boundPhotoID != nil {
-            guard gtk_widget_get_mapped(cell.root.widget).isTrue, let top = root.top(of: cell.root) else { continue }
+            guard cell.root.isMapped, let top = root.top(of: cell.root) else { continue }
             perRow[Int(top.rounded()), default: 0] += 1
         }
         return max(1, perRow.values.max() ?? 1)
@@ -186,7 +186,7 @@ final class PhotoGrid {
             return
         }
         guard let url = loader.fileURL(for: photo) else { return }
-        let side = Self.cellSize * max(1, gtk_widget_get_scale_factor(grid.widget))
+        let side = Self.cellSize * max(1, grid.scaleFactor)
         cell.prepareLoad { [textures] in
             await textures.texture(for: id, path: url.path, side: side)
         } shown: { [weak self] in
@@ -228,7 +228,7 @@ final class PhotoGrid {
     }
 
     private func loadNearCells() {
-        let height = Double(gtk_widget_get_height(root.widget))
+        let height = Double(root.height)
         guard height > 0 else { return }
         let near = cells.values.filter { $0.hasPendingLoad && isNear($0, height: height, margin: height) }
         // Top to bottom, so the rows the user looks at first come first.
@@ -237,14 +237,14 @@ final class PhotoGrid {
     }
 
     private func isNear(_ cell: PhotoCell, height: Double, margin: Double) -> Bool {
-        guard gtk_widget_get_mapped(cell.root.widget).isTrue, let top = root.top(of: cell.root) else { return false }
+        guard cell.root.isMapped, let top = root.top(of: cell.root) else { return false }
         return top + Double(Self.cellSize) >= -margin && top <= height + margin
     }
 
     /// Reports (once, for the trace) when every cell in the visible area shows its photo.
     private func checkVisibleShown() {
         guard let report = onVisibleShown else { return }
-        let height = Double(gtk_widget_get_height(root.widget))
+        let height = Double(root.height)
         let visible = cells.values.filter { $0.boundPhotoID != nil && isNear($0, height: height, margin: 0) }
         guard !visible.isEmpty, !visible.contains(where: { $0.isLoading || $0.hasPendingLoad }) else { return }
         onVisibleShown = nil

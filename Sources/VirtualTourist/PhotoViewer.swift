@@ -51,10 +51,10 @@ final class PhotoViewer {
         // The arrows float over the photo and show while the pointer moves over it; they stay
         // in the Tab order and the accessibility tree when hidden.
         let stage = Overlay(child: image.root)
-        for (button, align) in [(previous, GTK_ALIGN_START), (next, GTK_ALIGN_END)] {
+        for (button, align) in [(previous, Align.start), (next, .end)] {
             button.addCSSClass("osd")
             button.addCSSClass("circular")
-            button.setAlign(horizontal: align, vertical: GTK_ALIGN_CENTER)
+            button.setAlign(horizontal: align, vertical: .center)
             button.setMargins(top: 12, bottom: 12, start: 12, end: 12)
             button.opacity = 0
             stage.addOverlay(button)
@@ -154,20 +154,20 @@ final class PhotoViewer {
 
     // MARK: Keys
 
-    private func handleKey(_ keyval: UInt32, _ state: GdkModifierType) -> Bool {
-        let control = state.rawValue & GDK_CONTROL_MASK.rawValue != 0
-        let alt = state.rawValue & GDK_ALT_MASK.rawValue != 0
+    private func handleKey(_ key: Key, _ state: Modifiers) -> Bool {
+        let control = state.contains(.control)
+        let alt = state.contains(.alt)
         guard !alt else { return false }  // Alt+← is "back"
-        switch Int32(keyval) {
-        case GDK_KEY_Left where !control, GDK_KEY_KP_Left where !control: step(by: -1)
-        case GDK_KEY_Right where !control, GDK_KEY_KP_Right where !control: step(by: 1)
-        case GDK_KEY_plus, GDK_KEY_equal, GDK_KEY_KP_Add: image.zoom(by: ZoomableImage.step)
-        case GDK_KEY_minus, GDK_KEY_KP_Subtract: image.zoom(by: 1 / ZoomableImage.step)
-        case GDK_KEY_0, GDK_KEY_KP_0: image.fit()
-        case GDK_KEY_1 where !control, GDK_KEY_KP_1 where !control: image.actualSize()
-        case GDK_KEY_Delete where !control, GDK_KEY_KP_Delete where !control: deleteCurrent()
-        case GDK_KEY_s where control, GDK_KEY_S where control: saveAs()
-        case GDK_KEY_c where control, GDK_KEY_C where control: copyImage()
+        switch key {
+        case .left where !control, .keypadLeft where !control: step(by: -1)
+        case .right where !control, .keypadRight where !control: step(by: 1)
+        case .plus, .equal, .keypadAdd: image.zoom(by: ZoomableImage.step)
+        case .minus, .keypadSubtract: image.zoom(by: 1 / ZoomableImage.step)
+        case .digit0, .keypad0: image.fit()
+        case .digit1 where !control, .keypad1 where !control: image.actualSize()
+        case .delete where !control, .keypadDelete where !control: deleteCurrent()
+        case .s where control, .S where control: saveAs()
+        case .c where control, .C where control: copyImage()
         default: return false
         }
         return true

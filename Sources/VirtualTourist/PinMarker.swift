@@ -11,13 +11,13 @@ final class PinMarker {
 
     init(pin: Pin, activated: @escaping (Pin) -> Void) {
         self.pin = pin
-        button = Button(pointer: gtk_button_new())
+        button = Button()
         let icon = Image(icon: "mark-location-symbolic", pixelSize: 32)
         button.setChild(icon)
         button.addCSSClass("pin")
         // Reachable with Tab, but a click leaves focus where it was: a focused pin that is then
         // deleted would hand focus to the Undo toast, which pauses it.
-        gtk_widget_set_focus_on_click(button.widget, false.g)
+        button.focusOnClick = false
         // The icon's tip, not its middle, marks the place: lift it by its own height.
         button.setMargins(top: 0, bottom: 32, start: 0, end: 0)
         button.setAccessibleLabel(pin.accessibleName)

@@ -38,7 +38,7 @@ final class TouristApplication {
         if let problem = loaded.problem { Log.error(problem.localizedDescription) }
         http = SoupClient(userAgent: configuration.userAgent)
         Trace.shared?.event("configured")
-        g_set_application_name("Virtual Tourist")
+        Application.setName("Virtual Tourist")
         application.onActivate { [unowned self] in self.activate() }
         application.on("startup") { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in

@@ -24,9 +24,9 @@ final class Trace {
 
     private init(handle: FileHandle) {
         self.handle = handle
-        lastTick = g_get_monotonic_time()
+        lastTick = MonotonicClock.microseconds
         MainLoop.timeout(milliseconds: 2) { [unowned self] in
-            let now = g_get_monotonic_time()
+            let now = MonotonicClock.microseconds
             let gap = now - self.lastTick
             self.longestGapMicroseconds = max(self.longestGapMicroseconds, gap)
             self.lastTick = now
@@ -40,11 +40,11 @@ final class Trace {
     /// Restarts the longest-gap measurement (e.g. when an album opens).
     func resetGap() {
         longestGapMicroseconds = 0
-        lastTick = g_get_monotonic_time()
+        lastTick = MonotonicClock.microseconds
     }
 
     func event(_ name: String, _ details: [String: Value] = [:]) {
-        var fields = ["\"t\":\(Double(g_get_monotonic_time()) / 1e6)", "\"event\":\"\(name)\""]
+        var fields = ["\"t\":\(Double(MonotonicClock.microseconds) / 1e6)", "\"event\":\"\(name)\""]
         for (key, value) in details.sorted(by: { $0.key < $1.key }) {
             switch value {
             case .int(let number): fields.append("\"\(key)\":\(number)")

@@ -17,7 +17,7 @@ final class ZoomableImage {
     /// A swipe at fit size: true for the next photo (finger moving left), false for the previous.
     var onSwipe: ((_ forward: Bool) -> Void)?
 
-    private let picture = Picture(fit: GTK_CONTENT_FIT_CONTAIN)
+    private let picture = Picture(fit: .contain)
     /// The photo shown, once decoded.
     private(set) var texture: Texture?
     private var imageSize: (width: Double, height: Double)?
@@ -148,7 +148,7 @@ final class ZoomableImage {
         let scroll = ScrollController()
         scroll.handleBeforeChildren()
         scroll.onScroll { [weak self, weak scroll] _, dy in
-            guard let self, let scroll, scroll.modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0 else { return false }
+            guard let self, let scroll, scroll.modifiers.contains(.control) else { return false }
             self.setZoom(self.zoom * pow(Self.step, -dy), around: self.pointer)
             return true
         }

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 import GtkKit
 import XCTest
@@ -35,7 +36,7 @@ final class ShimTests: XCTestCase {
             weak var weakWitness: Witness?
             let cancellable = g_cancellable_new()!
             defer { g_object_unref(cancellable) }
-            var id: gulong = 0
+            var id: HandlerID?
             do {
                 let witness = Witness()
                 weakWitness = witness
@@ -43,7 +44,7 @@ final class ShimTests: XCTestCase {
                 id = Signal.connect(UnsafeMutableRawPointer(cancellable), "cancelled", handler)
             }
             XCTAssertNotNil(weakWitness)
-            Signal.disconnect(UnsafeMutableRawPointer(cancellable), id)
+            Signal.disconnect(UnsafeMutableRawPointer(cancellable), id!)
             XCTAssertNil(weakWitness)
         }
     }

@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 import GtkKit
 import XCTest

@@ -26,7 +26,7 @@ final class TileSourceTests: XCTestCase {
     private var template: String { service.baseURL.absoluteString + "/tiles/{z}/{x}/{y}.png" }
 
     @MainActor private func source(template: String? = nil, sizeLimit: UInt32 = 100_000_000) -> TileSource {
-        TileSource(urlTemplate: template ?? self.template, session: client.session, cacheDirectory: directory.path,
+        TileSource(urlTemplate: template ?? self.template, client: client, cacheDirectory: directory.path,
                    cacheKey: "test", cacheSizeLimit: sizeLimit)
     }
 

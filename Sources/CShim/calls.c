@@ -1,26 +1,6 @@
-#include "shim.h"
-
-// MARK: Signals
-
-// G_CALLBACK is a function-pointer cast Swift cannot express without unsafeBitCast: do it here,
-// once per handler signature.
-#define VT_CONNECT(name, Handler) \
-    gulong name(gpointer instance, const char *signal, Handler handler, gpointer data, GClosureNotify notify) { \
-        return g_signal_connect_data(instance, signal, G_CALLBACK(handler), data, notify, 0); \
-    }
-VT_CONNECT(vt_connect, VtHandler)
-VT_CONNECT(vt_connect_bool, VtBoolHandler)
-VT_CONNECT(vt_connect_pointer, VtPointerHandler)
-VT_CONNECT(vt_connect_point, VtPointHandler)
-VT_CONNECT(vt_connect_click, VtClickHandler)
-VT_CONNECT(vt_connect_uint, VtUintHandler)
-VT_CONNECT(vt_connect_key, VtKeyHandler)
-VT_CONNECT(vt_connect_event, VtEventHandler)
-VT_CONNECT(vt_connect_double, VtDoubleHandler)
-VT_CONNECT(vt_connect_scroll, VtScrollHandler)
-#undef VT_CONNECT
-
-// MARK: Variadic replacements
+// In C because Swift cannot call C variadic functions (g_object_get/set, g_object_new,
+// gtk_accessible_update_property) and does not import the GType macros a GValue needs.
+#include "vt_calls.h"
 
 void vt_accessible_set_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
@@ -36,20 +16,11 @@ void vt_accessible_set_description(GtkWidget *widget, const char *description) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
 }
 
-void vt_set_accels(GtkApplication *app, const char *action, const char *accel1, const char *accel2) {
-    const char *accels[] = { accel1, accel2, NULL };
-    gtk_application_set_accels_for_action(app, action, accels);
-}
-
 void vt_object_set_bool(gpointer object, const char *property, gboolean value) {
     g_object_set(object, property, value, NULL);
 }
 
 void vt_object_set_string(gpointer object, const char *property, const char *value) {
-    g_object_set(object, property, value, NULL);
-}
-
-void vt_object_set_uint(gpointer object, const char *property, guint value) {
     g_object_set(object, property, value, NULL);
 }
 
@@ -73,12 +44,6 @@ VT_SETTER(vt_breakpoint_add_setter_bool, gboolean, G_TYPE_BOOLEAN, g_value_set_b
 VT_SETTER(vt_breakpoint_add_setter_int, int, G_TYPE_INT, g_value_set_int)
 VT_SETTER(vt_breakpoint_add_setter_uint, guint, G_TYPE_UINT, g_value_set_uint)
 #undef VT_SETTER
-
-void vt_launch_uri(GtkWindow *parent, const char *uri) {
-    GtkUriLauncher *launcher = gtk_uri_launcher_new(uri);
-    gtk_uri_launcher_launch(launcher, parent, NULL, NULL, NULL);  // the task keeps its own ref
-    g_object_unref(launcher);
-}
 
 SoupSession *vt_soup_session_new(const char *user_agent, guint timeout_seconds, guint idle_timeout_seconds,
                                  guint max_conns, guint max_conns_per_host) {

@@ -1,0 +1,9 @@
+// The C shim, for GtkKit only (the app reaches GTK through GtkKit): what Swift cannot import
+// from GLib, GTK, libadwaita, libshumate and libsoup, or cannot do safely. One header per concern.
+#pragma once
+#include "vt_platform.h"      // the libraries and the project's floor
+#include "vt_casts.h"         // checked casts (GObject's cast macros do not import)
+#include "vt_signals.h"       // signal connections with typed handlers (G_CALLBACK is a cast)
+#include "vt_calls.h"         // variadic and GValue calls
+#include "vt_main_queue.h"    // Swift's main actor drained from the GLib loop
+#include "vt_tile_source.h"   // map tiles over the app's SoupSession (a GObject subclass)

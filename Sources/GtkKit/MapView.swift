@@ -1,0 +1,121 @@
+internal import CShim
+import TouristModel
+
+/// ShumateSimpleMap: the map with zoom buttons, scale and licence built in.
+@MainActor
+public final class MapView: Widget {
+    private let markerLayer: OpaquePointer
+
+    public init(source: TileSource, interactive: Bool = true) {
+        let simple = vt_shumate_simple_map(UnsafeMutableRawPointer(shumate_simple_map_new()))
+        shumate_simple_map_set_map_source(simple, source.mapSource)
+        // Owned by the map once added as an overlay layer below.
+        markerLayer = shumate_marker_layer_new(shumate_simple_map_get_viewport(simple))
+        super.init(UnsafeMutableRawPointer(simple!))
+        shumate_simple_map_add_overlay_layer(simple, vt_shumate_layer(UnsafeMutableRawPointer(markerLayer)))
+        Self.nameZoomButtons(in: widget)
+        if !interactive {
+            // A picture of a place, not a control: no input, no zoom buttons.
+            gtk_widget_set_can_target(widget, false.g)
+            gtk_widget_set_focusable(widget, false.g)
+            shumate_simple_map_set_show_zoom_buttons(simple, false.g)
+            gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
+        }
+    }
+
+    /// libshumate's zoom buttons are icon-only and unnamed: screen readers would say "button".
+    private static func nameZoomButtons(in root: UnsafeMutablePointer<GtkWidget>) {
+        let names = ["zoom-in-symbolic": tr("Zoom In"), "zoom-out-symbolic": tr("Zoom Out")]
+        var child = gtk_widget_get_first_child(root)
+        while let widget = child {
+            if isInstance(widget, of: gtk_button_get_type()),
+               let icon = iconName(of: widget), let name = names[icon] {
+                vt_accessible_set_label(widget, name)
+                gtk_widget_set_tooltip_text(widget, name)
+            }
+            nameZoomButtons(in: widget)
+            child = gtk_widget_get_next_sibling(widget)
+        }
+    }
+
+    /// A button's icon, whether set as its icon-name or as a GtkImage child.
+    private static func iconName(of button: UnsafeMutablePointer<GtkWidget>) -> String? {
+        if let name = string(gtk_button_get_icon_name(vt_button(button))) { return name }
+        guard let child = gtk_button_get_child(vt_button(button)),
+              isInstance(child, of: gtk_image_get_type()) else { return nil }
+        return string(gtk_image_get_icon_name(vt_image(child)))
+    }
+
+    /// Names the map for screen readers: on the focusable map area (a group) when the map takes
+    /// input, else on the whole map as a picture.
+    public func setMapLabel(_ label: String) {
+        let interactive = gtk_widget_get_can_target(widget).isTrue
+        let target = interactive ? mapWidget : widget
+        vt_widget_set_accessible_role(target, interactive ? GTK_ACCESSIBLE_ROLE_GROUP : GTK_ACCESSIBLE_ROLE_IMG)
+        vt_accessible_set_label(target, label)
+    }
+
+    private var simple: OpaquePointer { vt_shumate_simple_map(raw) }
+    private var viewport: OpaquePointer { shumate_simple_map_get_viewport(simple) }
+    /// The ShumateMap inside (the map without its buttons): gestures go on it and the
+    /// coordinates of `location`, `point` and `hasMarker` are relative to it.
+    public var mapArea: Widget { Widget(mapWidget) }
+    private var mapWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))) }
+
+    public var latitude: Double { shumate_location_get_latitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
+    public var longitude: Double { shumate_location_get_longitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
+    public var zoom: Double {
+        get { shumate_viewport_get_zoom_level(viewport) }
+        set { shumate_viewport_set_zoom_level(viewport, newValue) }
+    }
+
+    /// Flies to a place and zoom level with libshumate's animation.
+    public func goTo(latitude: Double, longitude: Double, zoom: Double) {
+        shumate_map_go_to_full(shumate_simple_map_get_map(simple), latitude, longitude, zoom)
+    }
+
+    /// The map area's size in pixels (0 before the first layout).
+    public var mapSize: (width: Int32, height: Int32) {
+        (gtk_widget_get_width(mapWidget), gtk_widget_get_height(mapWidget))
+    }
+
+    public func center(latitude: Double, longitude: Double) {
+        shumate_map_center_on(shumate_simple_map_get_map(simple), latitude, longitude)
+    }
+
+    /// The coordinate under a point given in `mapArea` coordinates.
+    public func location(x: Double, y: Double) -> (latitude: Double, longitude: Double) {
+        var latitude = 0.0, longitude = 0.0
+        shumate_viewport_widget_coords_to_location(viewport, mapWidget, x, y, &latitude, &longitude)
+        return (latitude, longitude)
+    }
+
+    /// Where a coordinate is, in `mapArea` coordinates.
+    public func point(latitude: Double, longitude: Double) -> (x: Double, y: Double) {
+        var x = 0.0, y = 0.0
+        shumate_viewport_location_to_widget_coords(viewport, mapWidget, latitude, longitude, &x, &y)
+        return (x, y)
+    }
+
+    /// Called when the centre or zoom changes (by the user or by code).
+    public func onViewportChanged(_ handler: @escaping Handler) {
+        let target = UnsafeMutableRawPointer(viewport)
+        for property in ["latitude", "longitude", "zoom-level"] {
+            Signal.connect(target, "notify::\(property)", pointer: { _ in handler() })
+        }
+    }
+
+    /// Whether a point (in `mapArea` coordinates) is on a marker rather than on the map itself.
+    public func hasMarker(atX x: Double, y: Double) -> Bool {
+        let map = mapWidget
+        var widget = gtk_widget_pick(map, x, y, GTK_PICK_DEFAULT)
+        while let current = widget, current != map {
+            if isInstance(current, of: shumate_marker_get_type()) { return true }
+            widget = gtk_widget_get_parent(current)
+        }
+        return false
+    }
+
+    public func addMarker(_ marker: Marker) { shumate_marker_layer_add_marker(markerLayer, marker.marker) }
+    public func removeMarker(_ marker: Marker) { shumate_marker_layer_remove_marker(markerLayer, marker.marker) }
+}

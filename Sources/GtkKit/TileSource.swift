@@ -1,0 +1,63 @@
+package import CShim
+import Foundation
+import TouristModel
+
+/// Raster tiles from a URL template, fetched with the app's SoupSession and cached on disk.
+@MainActor
+public final class TileSource: Object {
+    /// `cacheSizeLimit` (bytes) is shared by every source caching in `cacheDirectory`.
+    public init(urlTemplate: String, client: SoupClient, cacheDirectory: String, cacheKey: String,
+                cacheSizeLimit: UInt32 = 100_000_000) {
+        // The key names the template too: tiles cached from one server (the offline demo's
+        // loopback service, say) must never stand in for another's.
+        let digest = g_compute_checksum_for_string(G_CHECKSUM_SHA256, urlTemplate, -1)!
+        let key = cacheKey + "-" + String(cString: digest).prefix(16)
+        g_free(digest)
+        let dataSource = vt_tile_source_new(urlTemplate, client.session, cacheDirectory, key, cacheSizeLimit) { bytes in
+            var size: gsize = 0
+            guard let start = g_bytes_get_data(bytes, &size) else { return 0 }
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size), deallocator: .none)
+            return ImageCheck.looksLikeImage(data) ? 1 : 0
+        }
+        let renderer = shumate_raster_renderer_new_full(
+            "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
+            "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
+            vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))
+        self.dataSource = dataSource!
+        g_object_unref(UnsafeMutableRawPointer(dataSource))  // the renderer holds it
+        super.init(taking: UnsafeMutableRawPointer(renderer!))
+    }
+    package var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
+    private let dataSource: OpaquePointer  // owned by the renderer, which this object owns
+    /// Tiles asked for so far, by every map that shows this source.
+    public var requestCount: UInt32 { vt_tile_source_get_requests(dataSource) }
+
+    /// One tile as the renderer would get it (for tests: the map itself asks through libshumate).
+    func tileData(x: Int32, y: Int32, zoom: Int32) async throws -> Data {
+        typealias Reply = ClosureBox<(Data?, String?) -> Void>
+        let source = vt_shumate_data_source(UnsafeMutableRawPointer(dataSource))
+        return try await withCheckedThrowingContinuation { continuation in
+            let reply = Reply { data, message in
+                if let data { continuation.resume(returning: data) } else {
+                    continuation.resume(throwing: TileError(message: message ?? "no tile"))
+                }
+            }
+            shumate_data_source_get_tile_data_async(source, x, y, zoom, nil, { source, result, box in
+                let reply = Unmanaged<Reply>.fromOpaque(box!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let bytes = shumate_data_source_get_tile_data_finish(vt_shumate_data_source(source), result, &error)
+                defer {
+                    if let bytes { g_bytes_unref(bytes) }
+                    if let error { g_error_free(error) }
+                }
+                guard let bytes else { return reply.body(nil, error.map { String(cString: $0.pointee.message) }) }
+                var size: gsize = 0
+                let start = g_bytes_get_data(bytes, &size)
+                reply.body(start.map { Data(bytes: $0, count: Int(size)) } ?? Data(), nil)
+            }, Unmanaged.passRetained(reply).toOpaque())
+        }
+    }
+}
+
+/// Why a tile could not be had (GLib's message).
+struct TileError: Error { let message: String }
