@@ -20,6 +20,9 @@ public final class Toast: Object {
         Signal.connect(raw, "button-clicked", handler)
     }
 
+    /// Takes the toast off the screen now (what pressing its button does).
+    public func dismiss() { adw_toast_dismiss(toast) }
+
     /// Runs when the toast goes away for any reason (after "button-clicked" if pressed).
     public func onDismissed(_ handler: @escaping Handler) { Signal.connect(raw, "dismissed", handler) }
 }

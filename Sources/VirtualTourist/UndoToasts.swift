@@ -14,8 +14,10 @@ final class UndoableRemoval {
         toast = Toast(title)
         undoAction = undo
         commitAction = commit
-        toast.setButton(tr("Undo")) { [unowned self] in self.undo() }
-        toast.onDismissed { [unowned self] in self.commit() }
+        // Weak: the toast can outlive its removal (quitting commits every removal while their
+        // toasts are still on screen, and the window dismisses them as it goes).
+        toast.setButton(tr("Undo")) { [weak self] in self?.undo() }
+        toast.onDismissed { [weak self] in self?.commit() }
     }
 
     /// The toast's text, for a removal that grows ("3 pins deleted").
@@ -24,10 +26,12 @@ final class UndoableRemoval {
         set { toast.title = newValue }
     }
 
+    /// The toast's button, or Ctrl+Z: the toast goes too.
     func undo() {
         guard !isFinished else { return }
         isFinished = true
         undoAction()
+        toast.dismiss()
     }
 
     func commit() {

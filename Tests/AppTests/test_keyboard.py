@@ -93,6 +93,9 @@ def test_grid_arrows_delete_undo_and_enter(launch, dirs, paris):
     back = album.wait_cells(lambda cs: len(cs) == PER_ALBUM, 10, "the photo back after Undo")
     assert removed_title in {c.title for c in back}
     assert len(rows(dirs, pin_id)) == PER_ALBUM, "Undo did not keep the photo's row"
+    # The toast goes with it, as when its button is pressed: no Undo left that does nothing.
+    wait_for(lambda: not app.find_all(role="button", name="Undo", showing=True), 10,
+             message="the Undo toast to go after Ctrl+Z")
 
     # Enter on a photo opens it large; Escape comes back to the same album.
     name = tab_to(app, lambda n: bool(CELL_RE.match(n or "")) and CELL_RE.match(n).group("photo") is not None,
