@@ -11,6 +11,8 @@ public final class Application: Object {
     public func onActivate(_ handler: @escaping Handler) -> HandlerID { on("activate", handler) }
     @discardableResult
     public func onShutdown(_ handler: @escaping Handler) -> HandlerID { on("shutdown", handler) }
+    @discardableResult
+    public func onStartup(_ handler: @escaping Handler) -> HandlerID { on("startup", handler) }
     /// Runs the GLib main loop with Swift's main queue attached; returns the exit status.
     public func run() -> Int32 {
         MainLoop.attachMainQueue()

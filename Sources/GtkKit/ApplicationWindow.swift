@@ -20,6 +20,11 @@ public final class ApplicationWindow: Widget {
     }
     public func present() { gtk_window_present(window) }
     public func close() { gtk_window_close(window) }
+    /// The size the window is given (and will be saved with) changed, either way.
+    public func onDefaultSizeChanged(_ handler: @escaping Handler) {
+        onChange(of: "default-width", handler)
+        onChange(of: "default-height", handler)
+    }
     /// Return true to keep the window open.
     @discardableResult
     public func onCloseRequest(_ handler: @escaping BoolHandler) -> HandlerID { Signal.connect(raw, "close-request", returning: handler) }

@@ -15,16 +15,20 @@ public final class FrameClock {
 
     private var target: gpointer { UnsafeMutableRawPointer(clock) }
 
-    /// Connects to a phase: "before-paint", "update", "layout", "paint", "after-paint".
+    /// The clock's phase signals, in the order of a frame.
+    public enum Phase: String, Sendable {
+        case beforePaint = "before-paint", update, layout, paint, afterPaint = "after-paint"
+    }
+
     @discardableResult
-    public func on(_ phase: String, _ handler: @escaping Handler) -> HandlerID { Signal.connect(target, phase, handler) }
+    public func on(_ phase: Phase, _ handler: @escaping Handler) -> HandlerID { Signal.connect(target, phase.rawValue, handler) }
 
     public func disconnect(_ id: HandlerID) { Signal.disconnect(target, id) }
 
     /// Runs `handler` once, after the next frame has been painted.
     private func afterNextPaint(_ handler: @escaping Handler) {
         let connection = Connection()
-        connection.id = on("after-paint") { [target] in
+        connection.id = on(.afterPaint) { [target] in
             if let id = connection.id { Signal.disconnect(target, id) }
             handler()
         }

@@ -14,4 +14,7 @@ public final class NavigationPage: Widget {
         get { string(adw_navigation_page_get_title(page)) ?? "" }
         set { adw_navigation_page_set_title(page, newValue) }
     }
+    /// The page's showing animation ended (it is the visible page).
+    @discardableResult
+    public func onShown(_ handler: @escaping Handler) -> HandlerID { on("shown", handler) }
 }

@@ -16,4 +16,6 @@ public final class Popover: Widget {
     }
     public func popup() { gtk_popover_popup(vt_popover(raw)) }
     public func popdown() { gtk_popover_popdown(vt_popover(raw)) }
+    @discardableResult
+    public func onClosed(_ handler: @escaping Handler) -> HandlerID { on("closed", handler) }
 }

@@ -51,8 +51,7 @@ final class MainWindow {
         navigation.addController(TouchWatcher { [weak self] in self?.navigation.resetControllers() })
 
         addActions()
-        window.onChange(of: "default-height") { [unowned self] in self.mapPage.sizeChanged() }
-        window.onChange(of: "default-width") { [unowned self] in self.mapPage.sizeChanged() }
+        window.onDefaultSizeChanged { [unowned self] in self.mapPage.sizeChanged() }
         window.onCloseRequest { [unowned self] in
             self.saveWindowState()
             return false

@@ -266,7 +266,7 @@ final class MapPage {
             popover.popdown()
             self.dropPin(latitude: location.latitude, longitude: location.longitude)
         }
-        popover.on("closed") { [unowned self, unowned popover] in
+        popover.onClosed { [unowned self, unowned popover] in
             popover.detach()
             if self.contextMenu === popover { self.contextMenu = nil }
         }

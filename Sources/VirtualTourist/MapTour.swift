@@ -32,9 +32,9 @@ final class MapTour {
         self.map = map
         self.clock = clock
         self.seconds = seconds
-        handlers.append(clock.on("before-paint") { [unowned self] in self.frameStart = MonotonicClock.microseconds })
-        handlers.append(clock.on("update") { [unowned self] in self.step() })
-        handlers.append(clock.on("after-paint") { [unowned self] in self.frameEnded() })
+        handlers.append(clock.on(.beforePaint) { [unowned self] in self.frameStart = MonotonicClock.microseconds })
+        handlers.append(clock.on(.update) { [unowned self] in self.step() })
+        handlers.append(clock.on(.afterPaint) { [unowned self] in self.frameEnded() })
         clock.beginUpdating()
     }
 

@@ -92,7 +92,7 @@ final class PhotoViewer {
         controllers = [motion, keys]
         // The navigation view focuses the back button once the page is in: the photo takes the
         // keys instead.
-        page.on("shown") { [weak self] in self?.focus() }
+        page.onShown { [weak self] in self?.focus() }
 
         show(photo)
     }

@@ -40,7 +40,7 @@ final class TouristApplication {
         Trace.shared?.event("configured")
         Application.setName("Virtual Tourist")
         application.onActivate { [unowned self] in self.activate() }
-        application.on("startup") { Trace.shared?.event("startup") }
+        application.onStartup { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
             self.loaders.closeAll()

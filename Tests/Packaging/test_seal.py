@@ -94,6 +94,15 @@ def test_the_app_names_no_c_constant_or_type():
     assert not found, "C names in the app: give GtkKit a Swift type for them\n" + "\n".join(found)
 
 
+# Connecting by a signal's or property's name: a typo is found at run time, by a warning.
+SIGNAL_BY_NAME = re.compile(r"\.(?:on|onChange)\((?:of:\s*)?\"")
+
+
+def test_the_app_connects_no_signal_by_name():
+    found = offences(SIGNAL_BY_NAME)
+    assert not found, "signals by name in the app: give the GtkKit wrapper a typed on…()\n" + "\n".join(found)
+
+
 def test_the_app_imports_no_c_module():
     assert "CShim" in C_MODULES and "CAdwaita" in C_MODULES, C_MODULES
     found = [f"{path.relative_to(REPO)}:{number}: {line.strip()}"
