@@ -10,6 +10,11 @@ public struct ListItem {
     /// The name the grid cell itself has for assistive technology (the cell, not its content,
     /// is what a screen reader lands on when arrows move through the grid).
     public func setAccessibleLabel(_ label: String) { gtk_list_item_set_accessible_label(pointer, label) }
+    /// The key of the item bound here (the list's items are GtkStringObjects).
+    public var string: String? {
+        guard let item = gtk_list_item_get_item(pointer) else { return nil }
+        return GtkKit.string(gtk_string_object_get_string(vt_string_object(item)))
+    }
 }
 
 /// Identity of a C object, usable as a dictionary key.

@@ -2,21 +2,13 @@ import Foundation
 
 /// Fills one pin's album: asks the source for a page, stores one pending row per photo, then
 /// downloads a bounded number of photos at a time, each saved crash-safely by the store.
-/// The UI observes `onChange`; nothing here touches GTK, so it runs the same in tests.
+/// The album itself is what the store delivers (`observeAlbum`); the loader adds only what the
+/// database does not hold: a search under way or failed, and photos removed here whose deletion
+/// is not delivered yet. The UI observes `onChange`; nothing here touches GTK.
 @MainActor
 public final class AlbumLoader {
-    public enum Change: Sendable, Equatable {
-        /// The whole album changed (search started, finished or failed).
-        case reset
-        case updated(Int)
-        case removed(Int)
-        case inserted(Int)
-    }
-
     /// A photo removed by the user: enough to put it back, or to discard its file for good.
     public struct Removal: Sendable {
-        public let index: Int
-        public let cell: AlbumState.Cell
         public let photo: Photo
         /// What the store removed; nil when that failed (Undo then has nothing to restore).
         let stored: RemovedPhoto?
@@ -28,9 +20,9 @@ public final class AlbumLoader {
     /// hundred KB; 8 MB leaves room for a generous encoder, not for a server sending endless data.
     public static let photoRules = TransferRules(maxBytes: 8_000_000, deadline: 120, minimumRate: 2048, rateWindow: 15)
 
-    public private(set) var state: AlbumState
-    public private(set) var pin: Pin
-    public var onChange: ((Change) -> Void)?
+    public private(set) var state = AlbumState()
+    /// `state` changed.
+    public var onChange: (() -> Void)?
     /// Called when the last download of a fill ends (for tracing and prefetch bookkeeping).
     public var onFinished: (() -> Void)?
     /// The album on screen: its transfers go before every prefetch's.
@@ -48,13 +40,34 @@ public final class AlbumLoader {
     /// Formats the app can decode; a photo in another format fails with a reason instead of
     /// becoming a blank cell.
     private let decodable: Set<ImageCheck.Format>?
+    private let pinID: Int64
+    private let coordinate: Coordinate
+    private var observation: StoreObservation?
+    /// The store's last delivery; nil until the first.
+    private var rows: AlbumRows?
+    private var search = SearchProgress.none
+    /// The album's generation when the running search began: its rows are the first newer one.
+    private var searchBase: Int64 = 0
+    /// Removed here, their deletion not delivered yet: hidden so the others move up at once.
+    private var hidden: Set<Int64> = []
+    /// Downloads that ended while the delivered rows still say pending: not fetched again.
+    private var ended: Set<Int64> = []
     private var searchTask: Task<Void, Never>?
     private var downloads: [Int64: Task<Void, Never>] = [:]
     private var requestedPage = 1
     /// Counts searches: each one replaces the album with another collection.
     private var collection = 0
+    private var isStarted = false
+    /// A search or downloads began since the last `onFinished`.
+    private var isFilling = false
     /// Set by `close`: nothing is fetched any more.
     private var isClosed = false
+
+    private enum SearchProgress {
+        case none, running, failed(String)
+        /// Stored; shown once the store delivers a generation newer than `searchBase`.
+        case stored
+    }
 
     /// `scheduler`: the app's one scheduler (a loader of its own when nil, as in unit tests);
     /// `rules` apply to each photo, with the source's address policy.
@@ -62,7 +75,8 @@ public final class AlbumLoader {
                 maxConcurrent: Int = 8, scheduler: DownloadScheduler? = nil, rules: TransferRules = AlbumLoader.photoRules,
                 decodable: Set<ImageCheck.Format>? = nil) throws {
         guard let id = pin.id else { throw StoreError.pinNotFound(-1) }
-        self.pin = pin
+        pinID = id
+        coordinate = pin.coordinate
         self.store = store
         self.source = source
         self.client = client
@@ -73,31 +87,32 @@ public final class AlbumLoader {
         rules.policy = source.addressPolicy
         self.rules = rules
         self.decodable = decodable
-        let stored = try store.photos(pinId: id)
-        // A pin whose album was never filled has no page recorded; an empty stored album has one.
-        state = stored.isEmpty && pin.albumPage == nil ? AlbumState() : AlbumState(stored: stored)
+        observe()
     }
 
     public var isActive: Bool { searchTask != nil || !downloads.isEmpty }
 
-    /// Fetches what is missing: the first page for a new pin, else photos not on disk yet.
+    /// Fetches what is missing once the stored album is known: the first page for a new pin,
+    /// else photos not on disk yet.
     public func start() {
-        if case .idle = state.phase {
-            search(page: 1)
-        } else {
-            downloadPending()
-        }
+        guard !isClosed else { return }
+        isStarted = true
+        if rows != nil { proceed() }
     }
 
     /// Replaces the album with another page of results (never the page just shown when another exists).
     public func newCollection() {
         guard state.canRequestNewCollection else { return }
         var rng = SystemRandomNumberGenerator()
-        search(page: PageChooser.nextPage(pages: pin.albumPages ?? 1, current: pin.albumPage, using: &rng))
+        search(page: PageChooser.nextPage(pages: rows?.pin?.albumPages ?? 1, current: rows?.pin?.albumPage, using: &rng))
     }
 
-    /// Repeats the search that failed.
+    /// Repeats the search that failed, or the reading of the store that did.
     public func retrySearch() {
+        guard observation != nil else {
+            search = .none
+            return observe()
+        }
         search(page: requestedPage)
     }
 
@@ -107,6 +122,8 @@ public final class AlbumLoader {
         isClosed = true
         isForeground = false
         cancel()
+        observation?.cancel()
+        observation = nil
     }
 
     /// Stops every transfer; pending rows stay in the store and resume on the next `start`.
@@ -118,26 +135,27 @@ public final class AlbumLoader {
         transferring.removeAll()
     }
 
+    /// Puts a failed photo back in the queue; its download starts when the store delivers it pending.
     public func retry(photoID id: Int64) {
+        guard state.cell(id: id)?.isFailed == true else { return }
         do {
             try store.markPending(photoId: id)
         } catch {
             return
         }
-        if let index = state.retry(id: id) { onChange?(.updated(index)) }
-        downloadPending()
+        ended.remove(id)
     }
 
     /// Removes a photo from the album and the store; its file stays until `discard`.
     public func remove(photoID id: Int64) -> Removal? {
+        guard let cell = state.cell(id: id) else { return nil }
         downloads.removeValue(forKey: id)?.cancel()
         transferring[id] = nil
-        guard let removed = state.remove(id: id) else { return nil }
         let stored = (try? store.deletePhoto(id: id)) ?? nil
-        onChange?(.removed(removed.index))
+        hidden.insert(id)
+        publish()
         downloadPending()
-        return Removal(index: removed.index, cell: removed.cell, photo: stored?.photo ?? removed.cell.photo,
-                       stored: stored, collection: collection)
+        return Removal(photo: stored?.photo ?? cell.photo, stored: stored, collection: collection)
     }
 
     /// Puts a removed photo back where it was. Refused (false) when the album shows another
@@ -155,12 +173,8 @@ public final class AlbumLoader {
             discard(removal)
             return false
         }
-        let restored = (try? store.photo(id: removal.photo.id ?? -1)) ?? nil
-        var cell = removal.cell
-        if let restored, restored.state == .pending { cell = .placeholder(restored) }
-        state.undoRemove(cell, at: removal.index)
-        onChange?(.inserted(min(removal.index, state.cells.count - 1)))
-        downloadPending()
+        // Stored again: shown from the rows already delivered, or from the next delivery.
+        if let id = removal.photo.id, hidden.remove(id) != nil { publish() }
         return true
     }
 
@@ -171,16 +185,73 @@ public final class AlbumLoader {
 
     public func fileURL(for photo: Photo) -> URL? { store.fileURL(for: photo) }
 
+    // MARK: The stored album
+
+    private func observe() {
+        observation = store.observeAlbum(pinId: pinID, onError: { [weak self] error in self?.storeFailed(error) },
+                                         onChange: { [weak self] rows in self?.received(rows) })
+    }
+
+    private func received(_ rows: AlbumRows) {
+        // A value already on its way when `close` cancelled the observation.
+        guard !isClosed else { return }
+        self.rows = rows
+        // Removals and ended downloads the store now shows are settled.
+        if !hidden.isEmpty { hidden = hidden.filter { rows.index[$0] != nil } }
+        if !ended.isEmpty { ended = ended.filter { rows.index[$0].map { rows.cells[$0].isPlaceholder } ?? false } }
+        if case .stored = search, rows.generation > searchBase { search = .none }
+        publish()
+        if isStarted { proceed() }
+        checkFinished()
+    }
+
+    private func storeFailed(_ error: Error) {
+        // The observation has ended; Try Again starts another.
+        observation = nil
+        search = .failed(Self.message(for: error, service: source.displayName))
+        publish()
+    }
+
+    private func publish() {
+        let phase: AlbumState.Search = switch search {
+        case .none: .none
+        case .running, .stored: .searching
+        case .failed(let message): .failed(message)
+        }
+        state = AlbumState(rows: hidden.isEmpty ? rows : rows?.hiding(hidden), search: phase)
+        onChange?()
+    }
+
+    /// A never filled album searches; any other fetches its pending photos.
+    private func proceed() {
+        if case .idle = state.phase, rows != nil, searchTask == nil {
+            search(page: 1)
+        } else {
+            downloadPending()
+        }
+    }
+
+    /// Once per fill, when nothing runs and the delivered album has nothing left to fetch.
+    private func checkFinished() {
+        guard isFilling, searchTask == nil, downloads.isEmpty, !state.isDownloading else { return }
+        isFilling = false
+        onFinished?()
+    }
+
     // MARK: Search
 
     private func search(page: Int) {
         guard !isClosed else { return }
         cancel()
+        // New Collection and Try Again fetch without a `start` first.
+        isStarted = true
         collection += 1
         requestedPage = page
-        state.beginSearch()
-        onChange?(.reset)
-        let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pin.id!, pin.coordinate)
+        searchBase = rows?.generation ?? 0
+        search = .running
+        isFilling = true
+        publish()
+        let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pinID, coordinate)
         let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
         searchTask = Task { [weak self] in
             do {
@@ -191,11 +262,11 @@ public final class AlbumLoader {
                 let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
                 let remote = Array(result.photos.prefix(perPage))
                 // A transaction of up to 250 rows plus file deletions: off the main thread.
-                let photos = try await Task.detached {
+                _ = try await Task.detached {
                     try store.replaceAlbum(pinId: pinID, source: source.id, page: page, pages: pages, photos: remote)
                 }.value
                 try Task.checkCancellation()
-                self?.searchFinished(photos, page: page, pages: pages)
+                self?.searchFinished()
             } catch {
                 if Self.isCancellation(error) { return }
                 self?.searchFailed(error)
@@ -203,22 +274,20 @@ public final class AlbumLoader {
         }
     }
 
-    private func searchFinished(_ photos: [Photo], page: Int, pages: Int) {
+    /// The rows are stored; the album shows them when the store delivers them (maybe already).
+    private func searchFinished() {
         searchTask = nil
-        pin.albumPage = page
-        pin.albumPages = pages
-        pin.albumSource = source.id
-        state.searchSucceeded(photos)
-        onChange?(.reset)
+        search = (rows?.generation ?? 0) > searchBase ? .none : .stored
+        publish()
         downloadPending()
-        if photos.isEmpty { onFinished?() }
+        checkFinished()
     }
 
     private func searchFailed(_ error: Error) {
         searchTask = nil
-        state.searchFailed(Self.message(for: error, service: source.displayName))
-        onChange?(.reset)
-        onFinished?()
+        search = .failed(Self.message(for: error, service: source.displayName))
+        publish()
+        checkFinished()
     }
 
     // MARK: Downloads
@@ -230,9 +299,12 @@ public final class AlbumLoader {
     private var nextTransfer = 0
 
     private func downloadPending() {
-        guard !isClosed else { return }
-        for photo in state.pendingPhotos where transferring.count < maxConcurrent {
-            guard let id = photo.id, downloads[id] == nil else { continue }
+        guard !isClosed, isStarted else { return }
+        // In album order, stopping as soon as the slots are full.
+        for photo in state.pending {
+            guard transferring.count < maxConcurrent else { break }
+            guard let id = photo.id, downloads[id] == nil, !ended.contains(id) else { continue }
+            isFilling = true
             nextTransfer += 1
             let token = nextTransfer
             transferring[id] = token
@@ -242,7 +314,6 @@ public final class AlbumLoader {
 
     private func download(_ photo: Photo, id: Int64, transfer: Int) async {
         let (store, client, rules, decodable, scheduler) = (store, client, rules, decodable, scheduler)
-        var saved: Photo?
         var failure: Error?
         do {
             // The address came in the service's answer.
@@ -258,7 +329,7 @@ public final class AlbumLoader {
                     }
                 }
                 // Checks, fsync and rename: off the main thread; the file is mapped, not read.
-                saved = try await Task.detached {
+                _ = try await Task.detached {
                     let data = try Data(contentsOf: incoming.temporaryURL, options: .alwaysMapped)
                     if let problem = ImageCheck.problem(with: data, decodable: decodable) { throw problem }
                     return try store.saveDownloaded(photoId: id, from: incoming)
@@ -273,15 +344,13 @@ public final class AlbumLoader {
         // Cancelled (left the album, removed the photo, new collection): the row stays pending.
         if Task.isCancelled || failure.map(Self.isCancellation) == true { return }
         downloads[id] = nil
+        ended.insert(id)
         if let failure {
-            let reason = Self.message(for: failure, service: source.displayName)
-            try? store.markFailed(photoId: id, reason: reason)
-            if let index = state.photoFailed(id: id, reason: reason) { onChange?(.updated(index)) }
-        } else if let saved, let index = state.photoShown(saved) {
-            onChange?(.updated(index))
+            try? store.markFailed(photoId: id, reason: Self.message(for: failure, service: source.displayName))
         }
+        // The cell changes when the store delivers the row.
         downloadPending()
-        if downloads.isEmpty && !state.isDownloading { onFinished?() }
+        checkFinished()
     }
 
     /// The bytes are in (or the transfer failed): the connection can serve the next photo.

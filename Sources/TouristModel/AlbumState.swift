@@ -1,10 +1,66 @@
 import Foundation
 
-/// What the album page shows, as a pure value: the UI renders it and feeds it
-/// events; no I/O happens here, so every transition is unit-testable.
+/// One pin's album as a single read of the store found it: the pin's row, the album's generation
+/// and its photos in order. Built where the read runs (off the main thread, in `observeAlbum`),
+/// index and counts included, so the main thread only compares.
+public struct AlbumRows: Sendable, Equatable {
+    /// Nil once the pin is deleted.
+    public let pin: Pin?
+    /// Bumped by every `replaceAlbum`: tells a search's collection from the one it replaced.
+    public let generation: Int64
+    public let cells: [AlbumState.Cell]
+    let index: [Int64: Int]
+    let shown: Int
+    /// Positions of the photos still to fetch, in album order.
+    let pending: [Int]
+
+    /// `photos` in any order: the album's order is their `position` (then id, as the store sorts).
+    public init(pin: Pin?, generation: Int64 = 0, photos: [Photo]) {
+        let sorted = photos.sorted { ($0.position, $0.id ?? -1) < ($1.position, $1.id ?? -1) }
+        self.init(pin: pin, generation: generation, cells: sorted.map(AlbumState.Cell.init))
+    }
+
+    init(pin: Pin?, generation: Int64, cells: [AlbumState.Cell]) {
+        self.pin = pin
+        self.generation = generation
+        self.cells = cells
+        var index: [Int64: Int] = [:]
+        index.reserveCapacity(cells.count)
+        var shown = 0
+        var pending: [Int] = []
+        for (position, cell) in cells.enumerated() {
+            if let id = cell.photo.id { index[id] = position }
+            switch cell {
+            case .shown: shown += 1
+            case .placeholder: pending.append(position)
+            case .failed: break
+            }
+        }
+        self.index = index
+        self.shown = shown
+        self.pending = pending
+    }
+
+    /// The album was filled once (a search stored its page), even if it has no photo now; a
+    /// deleted pin has nothing to search for.
+    var wasFilled: Bool { !cells.isEmpty || pin == nil || pin?.albumPage != nil }
+
+    /// The same rows without some photos (removed, their deletion not observed yet).
+    func hiding(_ ids: Set<Int64>) -> AlbumRows {
+        guard ids.contains(where: { index[$0] != nil }) else { return self }
+        return AlbumRows(pin: pin, generation: generation, cells: cells.filter { !ids.contains($0.photo.id ?? -1) })
+    }
+
+    public static func == (a: AlbumRows, b: AlbumRows) -> Bool {
+        a.generation == b.generation && a.pin == b.pin && a.cells == b.cells
+    }
+}
+
+/// What the album page shows, as a pure value derived from the stored rows and the one thing
+/// the database does not hold: where a search stands. No I/O happens here.
 public struct AlbumState: Sendable, Equatable {
     public enum Phase: Sendable, Equatable {
-        /// Nothing loaded yet.
+        /// Nothing loaded yet (the store not read, or the album never filled).
         case idle
         /// Asking the service for a new set of photos.
         case searching
@@ -18,10 +74,28 @@ public struct AlbumState: Sendable, Equatable {
         case searchFailed(String)
     }
 
+    /// The search, which lives only in the loader.
+    public enum Search: Sendable, Equatable {
+        /// None running: the stored rows are the album.
+        case none
+        /// Running, or done while the store has not delivered its rows yet.
+        case searching
+        case failed(String)
+    }
+
+    /// A photo as its cell shows it, derived from `Photo.state`.
     public enum Cell: Sendable, Equatable {
         case placeholder(Photo)
         case shown(Photo)
         case failed(Photo)
+
+        public init(_ photo: Photo) {
+            switch photo.state {
+            case .pending: self = .placeholder(photo)
+            case .downloaded: self = .shown(photo)
+            case .failed: self = .failed(photo)
+            }
+        }
 
         public var photo: Photo {
             switch self {
@@ -34,111 +108,50 @@ public struct AlbumState: Sendable, Equatable {
             return false
         }
 
-        var isPlaceholder: Bool {
+        public var isPlaceholder: Bool {
             if case .placeholder = self { return true }
             return false
         }
-
-        /// The same cell holding an updated photo value.
-        func with(_ photo: Photo) -> Cell {
-            switch self {
-            case .placeholder: return .placeholder(photo)
-            case .shown: return .shown(photo)
-            case .failed: return .failed(photo)
-            }
-        }
     }
 
-    public private(set) var phase: Phase
-    public private(set) var cells: [Cell]
+    public let phase: Phase
+    /// Empty while a search runs or after it failed: the stored rows are then the collection
+    /// being replaced, or the one the failed search left.
+    public var cells: [Cell] { rows?.cells ?? [] }
+    /// Nil unless the phase shows the cells.
+    private let rows: AlbumRows?
 
     public init() {
         phase = .idle
-        cells = []
+        rows = nil
     }
 
-    /// The album as stored: downloaded photos shown, failed ones failed, the rest still to fetch.
-    public init(stored photos: [Photo]) {
-        cells = photos.sorted { $0.position < $1.position }.map { photo in
-            switch photo.state {
-            case .downloaded: return .shown(photo)
-            case .failed: return .failed(photo)
-            case .pending: return .placeholder(photo)
+    public init(rows: AlbumRows?, search: Search = .none) {
+        switch search {
+        case .searching:
+            phase = .searching
+            self.rows = nil
+        case .failed(let message):
+            phase = .searchFailed(message)
+            self.rows = nil
+        case .none:
+            guard let rows, rows.wasFilled else {
+                phase = .idle
+                self.rows = nil
+                return
             }
+            self.rows = rows
+            phase = rows.cells.isEmpty ? .empty : rows.pending.isEmpty ? .ready : .filling
         }
-        phase = .idle
-        settle()
     }
 
-    public mutating func beginSearch() {
-        phase = .searching
-        cells = []
-    }
-
-    public mutating func searchSucceeded(_ photos: [Photo]) {
-        cells = photos.map { .placeholder($0) }
-        phase = .filling
-        settle()
-    }
-
-    public mutating func searchFailed(_ message: String) {
-        cells = []
-        phase = .searchFailed(message)
-    }
-
-    /// A download finished. Returns the index to redraw, or nil when the photo
-    /// is no longer in the album (a late result from an older collection).
-    @discardableResult
-    public mutating func photoShown(_ photo: Photo) -> Int? {
-        guard let id = photo.id, let index = index(of: id) else { return nil }
-        cells[index] = .shown(photo)
-        settle()
-        return index
-    }
-
-    @discardableResult
-    public mutating func photoFailed(id: Int64, reason: String? = nil) -> Int? {
-        guard let index = index(of: id) else { return nil }
-        var photo = cells[index].photo
-        photo.state = .failed
-        photo.failure = reason
-        cells[index] = .failed(photo)
-        settle()
-        return index
-    }
-
-    /// Puts a failed photo back in the queue; other cells are left alone.
-    @discardableResult
-    public mutating func retry(id: Int64) -> Int? {
-        guard let index = index(of: id), case .failed(var photo) = cells[index] else { return nil }
-        photo.state = .pending
-        photo.failure = nil
-        cells[index] = .placeholder(photo)
-        settle()
-        return index
-    }
-
-    /// Removes a cell, keeping positions of the others in step with the store
-    /// (which closes the gap the same way).
-    @discardableResult
-    public mutating func remove(id: Int64) -> (index: Int, cell: Cell)? {
-        guard let index = index(of: id) else { return nil }
-        let cell = cells.remove(at: index)
-        shiftPositions(from: index, by: -1)
-        settle()
-        return (index, cell)
-    }
-
-    /// Puts a removed cell back where it was.
-    public mutating func undoRemove(_ cell: Cell, at index: Int) {
-        let index = min(max(index, 0), cells.count)
-        shiftPositions(from: index, by: 1)
-        cells.insert(cell, at: index)
-        settle()
+    /// The album as stored (tests, and the rows a read returned).
+    public init(stored photos: [Photo]) {
+        self.init(rows: AlbumRows(pin: nil, photos: photos))
     }
 
     public var isDownloading: Bool {
-        phase == .searching || cells.contains(where: \.isPlaceholder)
+        phase == .searching || !(rows?.pending.isEmpty ?? true)
     }
 
     public var canRequestNewCollection: Bool {
@@ -150,45 +163,30 @@ public struct AlbumState: Sendable, Equatable {
     }
 
     /// Shown photos out of all cells, for "12 of 21".
-    public var progress: (shown: Int, total: Int) {
-        (cells.reduce(0) { count, cell in
-            if case .shown = cell { return count + 1 }
-            return count
-        }, cells.count)
-    }
+    public var progress: (shown: Int, total: Int) { (rows?.shown ?? 0, cells.count) }
 
     /// Photos still to fetch, in album order.
     public var pendingPhotos: [Photo] {
-        cells.filter(\.isPlaceholder).map(\.photo)
+        guard let rows else { return [] }
+        return rows.pending.map { rows.cells[$0].photo }
     }
 
-    private func index(of id: Int64) -> Int? {
-        cells.firstIndex { $0.photo.id == id }
+    /// Photos still to fetch, lazily: a loader stops at its first busy slot.
+    var pending: LazyMapSequence<[Int], Photo> {
+        let cells = self.cells
+        return (rows?.pending ?? []).lazy.map { cells[$0].photo }
     }
 
-    private mutating func shiftPositions(from index: Int, by delta: Int) {
-        for i in cells.indices where i >= index {
-            var photo = cells[i].photo
-            photo.position += delta
-            cells[i] = cells[i].with(photo)
-        }
+    /// The downloaded photos in album order (what the viewer pages through).
+    public var shownPhotos: [Photo] {
+        cells.compactMap { if case .shown(let photo) = $0 { photo } else { nil } }
     }
 
-    /// Derives the phase from the cells, except while a search is running or has failed,
-    /// which only a new search result changes.
-    private mutating func settle() {
-        switch phase {
-        case .searching, .searchFailed: return
-        case .idle, .filling, .ready, .empty:
-            if cells.isEmpty {
-                phase = .empty
-            } else if cells.contains(where: \.isPlaceholder) {
-                phase = .filling
-            } else {
-                phase = .ready
-            }
-        }
-    }
+    public func index(of id: Int64) -> Int? { rows?.index[id] }
+
+    public func cell(id: Int64) -> Cell? { index(of: id).map { cells[$0] } }
+
+    public static func == (a: AlbumState, b: AlbumState) -> Bool { a.phase == b.phase && a.rows == b.rows }
 }
 
 /// Picks which page of results a new collection shows.

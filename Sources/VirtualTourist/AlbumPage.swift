@@ -27,7 +27,7 @@ final class AlbumPage {
          window: (width: Int32, height: Int32, scaleFactor: Int32)) {
         self.pin = pin
         self.loader = loader
-        grid = PhotoGrid(loader: loader)
+        grid = PhotoGrid(fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
         // Decoding runs on other threads while the rest of the page is built. The grid gets the
         // height left by the header, the place map and the bottom bar (~230 px).
         let cell = Int(PhotoGrid.cellSize) + 8
@@ -103,6 +103,7 @@ final class AlbumPage {
         page = NavigationPage(child: bin, title: pin.coordinateText, tag: "album-\(Self.serial)")
 
         grid.onRemove = { [unowned self] id in self.remove(id) }
+        grid.onRetry = { [weak loader] id in loader?.retry(photoID: id) }
         grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.viewerAlbum) }
         grid.onPhotoShown = { id in Trace.shared?.event("photo_shown", ["photo": .int(Int(id))]) }
         if Trace.shared != nil {
@@ -110,24 +111,29 @@ final class AlbumPage {
                 Trace.shared?.eventAfterNextPaint("visible_painted", of: self.page, ["cells": .int(count)])
             }
         }
-        loader.onChange = { [unowned self] change in
-            self.grid.apply(change)
-            self.updateChrome()
-            if change == .reset { self.tracePlaceholders() }
+        // Weak: the store may deliver once more after the window is gone (a removal just before quitting).
+        loader.onChange = { [weak self] in
+            guard let self else { return }
+            self.show(self.loader.state)
         }
-        loader.onFinished = { [unowned self] in
+        loader.onFinished = { [weak self] in
+            guard let self else { return }
             Trace.shared?.event("download_finished", ["shown": .int(self.loader.state.progress.shown)])
             Trace.shared?.gapEvent()
         }
-        updateChrome()
-        tracePlaceholders()  // a prefetch may have searched already
+        show(loader.state)  // a prefetch may have filled it already
         loader.isForeground = true
         loader.start()
     }
 
-    private func tracePlaceholders() {
-        guard case .filling = loader.state.phase else { return }
-        Trace.shared?.event("placeholders_shown", ["count": .int(loader.state.cells.count)])
+    private func show(_ state: AlbumState) {
+        let before = grid.album.phase
+        grid.show(state)
+        updateChrome()
+        // Placeholders appear with a search's rows, or with a stored album that has photos to fetch.
+        if case .filling = state.phase, before == .idle || before == .searching {
+            Trace.shared?.event("placeholders_shown", ["count": .int(state.cells.count)])
+        }
     }
 
     /// Leaving the album stops its transfers for good; what is missing resumes when it is opened
@@ -145,7 +151,10 @@ final class AlbumPage {
     private func updateChrome() {
         let state = loader.state
         switch state.phase {
-        case .idle, .searching:
+        case .idle:
+            // The stored album is being read, for a moment: no search page flashing by.
+            stack.visibleName = "photos"
+        case .searching:
             stack.visibleName = "searching"
         case .empty:
             stack.visibleName = "empty"
@@ -157,7 +166,7 @@ final class AlbumPage {
         }
         let (shown, total) = state.progress
         progress.text = switch state.phase {
-        case .searching, .idle: tr("Searching…")
+        case .searching: tr("Searching…")
         // Translators: photos downloaded so far, and in all: "3 of 21".
         case .filling: String(format: tr("%1$@ of %2$@"), Localization.count(shown), Localization.count(total))
         // What is shown, not what was expected: failed photos are counted apart.
@@ -167,7 +176,7 @@ final class AlbumPage {
                                                 Localization.count(shown), Localization.count(total - shown))
         // Translators: the album's footer once every photo is in.
         case .ready: String(format: trn("%@ photo", "%@ photos", total), Localization.count(total))
-        case .empty, .searchFailed: ""
+        case .idle, .empty, .searchFailed: ""
         }
         newCollection.isSensitive = state.canRequestNewCollection
     }
@@ -175,11 +184,7 @@ final class AlbumPage {
     /// The downloaded photos, in the grid's order, for the viewer; it removes them as the grid does.
     private var viewerAlbum: PhotoViewer.Album {
         PhotoViewer.Album(
-            photos: { [weak loader] in
-                loader?.state.cells.compactMap { cell in
-                    if case .shown(let photo) = cell { photo } else { nil }
-                } ?? []
-            },
+            photos: { [weak loader] in loader?.state.shownPhotos ?? [] },
             fileURL: { [weak loader] photo in loader?.fileURL(for: photo) },
             remove: { [weak self] photo in
                 if let id = photo.id { self?.remove(id) }

@@ -113,9 +113,12 @@ final class PhotoCell {
         guard photoID == id else { return }
         pendingLoad = nil
         picture.setTexture(texture)
+        hasPicture = true
     }
 
     var boundPhotoID: Int64? { photoID }
+    /// The bound photo is on show: binding it again (its row changed) needs no decoding.
+    private(set) var hasPicture = false
 
     /// A decode for this cell is still running.
     var isLoading: Bool { loadTask != nil }
@@ -136,6 +139,7 @@ final class PhotoCell {
         cancelLoad()
         cancelPendingTap()
         picture.setTexture(nil)
+        hasPicture = false
         photoID = nil
         isUnreadable = false
     }

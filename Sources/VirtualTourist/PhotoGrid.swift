@@ -2,26 +2,32 @@ import Foundation
 import GtkKit
 import TouristModel
 
-/// The album's GtkGridView. Items are photo ids; each recycled cell shows the album state's cell
-/// at its position: a spinner placeholder, the photo, or an error to tap for a retry.
+/// The album's GtkGridView over one list model: the photo ids in album order (a prefix of them
+/// while the grid fills a row at a time). A recycled cell looks its photo up by id in the album
+/// state: a spinner placeholder, the photo, or an error to tap for a retry.
 @MainActor
 final class PhotoGrid {
     static let cellSize: Int32 = 120
     let root: ScrolledWindow
     let grid: GridView
     private let list = StringList()
-    private unowned let loader: AlbumLoader
+    /// What the list shows; `show` moves the list to another state by splices.
+    private(set) var album = AlbumState()
+    private let fileURL: (Photo) -> URL?
     private var cells: [ObjectIdentifierKey: PhotoCell] = [:]
+    /// The cell showing each photo, so a changed photo finds its cell without a search.
+    private var bound: [Int64: PhotoCell] = [:]
     private let textures = TextureCache(capacity: 240)
 
     var onRemove: ((Int64) -> Void)?
+    var onRetry: ((Int64) -> Void)?
     var onOpen: ((Photo) -> Void)?
     var onPhotoShown: ((Int64) -> Void)?
     /// Called once, when every cell in view shows its photo (for the trace).
     var onVisibleShown: ((Int) -> Void)?
 
-    init(loader: AlbumLoader) {
-        self.loader = loader
+    init(fileURL: @escaping (Photo) -> URL?) {
+        self.fileURL = fileURL
         var setup: ((ListItem) -> Void)!
         var bind: ((ListItem) -> Void)!
         var unbind: ((ListItem) -> Void)!
@@ -51,13 +57,14 @@ final class PhotoGrid {
         unbind = { [weak self] item in self?.cells[item.key]?.cancelLoad() }
         // The list item is freed after this: forget the cell, so nothing touches the item again.
         teardown = { [weak self] item in
-            guard let cell = self?.cells.removeValue(forKey: item.key) else { return }
+            guard let self, let cell = self.cells.removeValue(forKey: item.key) else { return }
             cell.cancelLoad()
             cell.item = nil
+            if let id = cell.boundPhotoID, self.bound[id] === cell { self.bound[id] = nil }
         }
         grid.onActivate { [weak self] position in
-            guard let self, position < self.loader.state.cells.count else { return }
-            self.open(self.loader.state.cells[position].photo.id ?? -1)
+            guard let self, let id = self.photoID(at: position) else { return }
+            self.open(id)
         }
         let keys = KeyController()
         keys.onKeyPressed { [weak self] key, _ in
@@ -65,8 +72,7 @@ final class PhotoGrid {
             switch key {
             case .delete, .keypadDelete, .backSpace:
                 guard let position = self.focusedPosition ?? self.grid.selectedPosition,
-                      position < self.loader.state.cells.count,
-                      let id = self.loader.state.cells[position].photo.id else { return false }
+                      let id = self.photoID(at: position) else { return false }
                 self.onRemove?(id)
                 return true
             case .left, .keypadLeft: return self.moveFocus(by: -1, rows: false)
@@ -77,7 +83,6 @@ final class PhotoGrid {
             }
         }
         grid.addController(keys)
-        reload()
     }
 
     /// The first screenful of items joins the list at once, so the first frame can show it; the rest
@@ -86,22 +91,56 @@ final class PhotoGrid {
     /// The list is always a prefix of the album, so changes beyond it need no splice.
     private static let itemsPerFrame = 7
     private var firstScreen = 21
+    private var scaleFactor: Int32 = 1
     private var fillScheduled = false
 
-    func reload() {
-        list.replaceAll(loader.state.cells.prefix(max(firstScreen, Self.itemsPerFrame)).map { Self.key($0.photo) })
+    /// Shows another state of the album: the list takes the splices between the two (none when
+    /// only photos' states changed), and only the changed photos' cells are bound again.
+    func show(_ new: AlbumState) {
+        let old = album
+        album = new
+        guard let changes = new.changes(since: old) else { return reload() }
+        for change in changes.splices {
+            // Photos added at the list's end come with the fill, a row per frame.
+            guard let splice = change.clipped(toPrefix: list.count) else { continue }
+            list.splice(at: splice.index, removing: splice.removing, adding: splice.adding.map { String($0) })
+        }
+        topUp()
+        // "Photo 3 of 21" changes for every cell when photos come or go, not only for the cells
+        // the list re-binds.
+        if !changes.splices.isEmpty { relabelBoundCells() }
+        // Re-bind in place: a list splice would make the grid lay out every cell again, once
+        // per arriving photo. A photo without a cell is bound when scrolled to.
+        for id in changes.updated { if let cell = bound[id] { bind(cell, id: id) } }
         scheduleFill()
     }
 
+    private func reload() {
+        list.replaceAll([])
+        topUp()
+        scheduleFill()
+    }
+
+    /// Puts the first screenful in the list at once, its photos decoding already when they are
+    /// the first in it.
+    private func topUp() {
+        let album = album.cells
+        let end = min(max(firstScreen, Self.itemsPerFrame), album.count)
+        let start = list.count
+        guard start < end else { return }
+        if start == 0 { prefetchTextures(album.prefix(firstScreen)) }
+        list.splice(at: start, removing: 0, adding: album[start..<end].map { Self.key($0.photo) })
+    }
+
     private func scheduleFill() {
-        guard !fillScheduled, list.count < loader.state.cells.count else { return }
+        guard !fillScheduled, list.count < album.cells.count else { return }
         fillScheduled = true
         FrameClock.afterNextPaint(of: grid) { [weak self] in self?.fillMore() }
     }
 
     private func fillMore() {
         fillScheduled = false
-        let album = loader.state.cells
+        let album = album.cells
         let start = list.count
         guard start < album.count else { return }
         list.splice(at: start, removing: 0,
@@ -109,36 +148,10 @@ final class PhotoGrid {
         scheduleFill()
     }
 
-    func apply(_ change: AlbumLoader.Change) {
-        let cells = loader.state.cells
-        switch change {
-        case .reset:
-            reload()
-        case .updated(let index) where index < cells.count:
-            // Re-bind the cell in place: a list splice would make the grid lay out every cell
-            // again, once per arriving photo. A photo without a cell is bound when scrolled to.
-            let id = cells[index].photo.id
-            if let cell = self.cells.values.first(where: { $0.boundPhotoID == id }) { bind(cell, at: index) }
-        case .removed(let index):
-            if index < list.count { list.splice(at: index, removing: 1, adding: []) }
-            relabelBoundCells()
-            scheduleFill()
-        case .inserted(let index) where index < cells.count:
-            if index <= list.count { list.splice(at: index, removing: 0, adding: [Self.key(cells[index].photo)]) }
-            relabelBoundCells()
-        default:
-            reload()
-        }
-    }
-
-    /// "Photo 3 of 21" changes for every cell when one is removed or restored, not only for the
-    /// cells the list re-binds.
     private func relabelBoundCells() {
-        let album = loader.state.cells
-        var positions: [Int64: Int] = [:]
-        for (index, cell) in album.enumerated() { if let id = cell.photo.id { positions[id] = index } }
-        for cell in cells.values {
-            guard let id = cell.boundPhotoID, let index = positions[id] else { continue }
+        let album = album.cells
+        for (id, cell) in bound {
+            guard let index = self.album.index(of: id) else { continue }
             cell.bind(album[index], index: index, total: album.count)
         }
     }
@@ -170,22 +183,30 @@ final class PhotoGrid {
 
     private static func key(_ photo: Photo) -> String { String(photo.id ?? -1) }
 
-    private func bind(_ item: ListItem) {
-        guard let cell = cells[item.key] else { return }
-        bind(cell, at: item.position)
+    private func photoID(at position: Int) -> Int64? {
+        guard position < list.count else { return nil }
+        return list.string(at: position).flatMap { Int64($0) }
     }
 
-    private func bind(_ cell: PhotoCell, at position: Int) {
-        let album = loader.state.cells
-        guard position < album.count else { return }
+    private func bind(_ item: ListItem) {
+        guard let cell = cells[item.key], let id = item.string.flatMap({ Int64($0) }) else { return }
+        bind(cell, id: id)
+    }
+
+    private func bind(_ cell: PhotoCell, id: Int64) {
+        let album = album.cells
+        guard let position = self.album.index(of: id) else { return }
         let state = album[position]
+        if let previous = cell.boundPhotoID, previous != id, bound[previous] === cell { bound[previous] = nil }
         cell.bind(state, index: position, total: album.count)
-        guard case .shown(let photo) = state, let id = photo.id else { return }
+        bound[id] = cell
+        // A photo already on show (it moved up, or its row changed otherwise) keeps its picture.
+        guard case .shown(let photo) = state, !cell.hasPicture else { return }
         if let texture = textures[id] {
             cell.setTexture(texture, for: id)
             return
         }
-        guard let url = loader.fileURL(for: photo) else { return }
+        guard let url = fileURL(photo) else { return }
         let side = Self.cellSize * max(1, grid.scaleFactor)
         cell.prepareLoad { [textures] in
             await textures.texture(for: id, path: url.path, side: side)
@@ -197,17 +218,17 @@ final class PhotoGrid {
         if textures.isDecoding(id) { cell.startLoad() } else { scheduleLoads() }
     }
 
-    /// Starts decoding the first screenful while the page is still being built, so the first
-    /// frame of a stored album can already show photos.
+    /// How many cells the first screen holds, and at what scale: the first screenful joins the
+    /// list at once and its photos start decoding before the first frame.
     func prefetch(count: Int, scaleFactor: Int32) {
         firstScreen = count
-        let album = loader.state.cells
-        if list.count < min(count, album.count) {
-            list.splice(at: list.count, removing: 0, adding: album[list.count..<min(count, album.count)].map { Self.key($0.photo) })
-        }
-        let side = Self.cellSize * max(1, scaleFactor)
-        for case .shown(let photo) in loader.state.cells.prefix(count) {
-            guard let id = photo.id, let url = loader.fileURL(for: photo) else { continue }
+        self.scaleFactor = max(1, scaleFactor)
+    }
+
+    private func prefetchTextures(_ cells: ArraySlice<AlbumState.Cell>) {
+        let side = Self.cellSize * scaleFactor
+        for case .shown(let photo) in cells {
+            guard let id = photo.id, let url = fileURL(photo) else { continue }
             textures.prefetch(id: id, path: url.path, side: side)
         }
     }
@@ -252,19 +273,19 @@ final class PhotoGrid {
     }
 
     private func tapped(_ id: Int64) {
-        guard let cell = loader.state.cells.first(where: { $0.photo.id == id }) else { return }
+        guard let cell = album.cell(id: id) else { return }
         if case .failed = cell {
-            loader.retry(photoID: id)
+            onRetry?(id)
         } else {
             onRemove?(id)
         }
     }
 
     private func open(_ id: Int64) {
-        guard let cell = loader.state.cells.first(where: { $0.photo.id == id }) else { return }
+        guard let cell = album.cell(id: id) else { return }
         switch cell {
         case .shown(let photo): onOpen?(photo)
-        case .failed: loader.retry(photoID: id)
+        case .failed: onRetry?(id)
         case .placeholder: break
         }
     }

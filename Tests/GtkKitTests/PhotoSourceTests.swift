@@ -110,7 +110,10 @@ final class PhotoSourceTests: XCTestCase {
             let loader = try AlbumLoader(pin: pin, store: store, source: commons(), client: client(), perPage: perPage)
             return try onMainLoop {
                 loader.start()
-                while loader.isActive || loader.state.isDownloading { try await Task.sleep(nanoseconds: 20_000_000) }
+                // Idle until the store delivered the (empty) album the search then fills.
+                while loader.isActive || loader.state.isDownloading || loader.state.phase == .idle {
+                    try await Task.sleep(nanoseconds: 20_000_000)
+                }
                 return loader.state
             }
         }

@@ -32,9 +32,27 @@ final class AlbumLoaderTests: XCTestCase {
         client = FakeHTTPClient { _ in SampleImages.jpeg }
     }
 
-    private func makeLoader() throws -> AlbumLoader {
+    /// A loader for the pin, once the store delivered its album.
+    private func makeLoader(decodable: Set<ImageCheck.Format>? = nil) async throws -> AlbumLoader {
         let current = try XCTUnwrap(try store.pin(id: pin.id!))
-        return try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10)
+        let loader = try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10,
+                                     decodable: decodable)
+        await nextChange(loader)
+        return loader
+    }
+
+    private func nextChange(_ loader: AlbumLoader) async {
+        let changed = expectation(description: "state changed")
+        changed.assertForOverFulfill = false
+        loader.onChange = { changed.fulfill() }
+        await fulfillment(of: [changed], timeout: 30)
+        loader.onChange = nil
+    }
+
+    /// Waits until the loader shows what the store holds now (its writes reach it by observation).
+    private func untilStored(_ loader: AlbumLoader) async throws {
+        let stored = try store.photos(pinId: pin.id!)
+        while loader.state.cells.map(\.photo) != stored { await nextChange(loader) }
     }
 
     /// Runs `action` and waits until the loader reports that its last transfer ended.
@@ -51,7 +69,7 @@ final class AlbumLoaderTests: XCTestCase {
     private func storedIds() throws -> [String] { try store.photos(pinId: pin.id!).map(\.sourceId) }
 
     func testUndoWithinTheSameCollectionRestores() async throws {
-        let loader = try makeLoader()
+        let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
         XCTAssertEqual(sourceIds(loader), ["a0", "a1", "a2"])
         let id = try XCTUnwrap(loader.state.cells[1].photo.id)
@@ -59,6 +77,7 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(sourceIds(loader), ["a0", "a2"])
 
         XCTAssertTrue(loader.undo(removal))
+        try await untilStored(loader)
         XCTAssertEqual(sourceIds(loader), ["a0", "a1", "a2"])
         XCTAssertEqual(try storedIds(), ["a0", "a1", "a2"])
         XCTAssertEqual(loader.state.cells[1], .shown(removal.photo))
@@ -67,7 +86,7 @@ final class AlbumLoaderTests: XCTestCase {
 
     /// The case: remove, New Collection, Undo put the old photo into the new set.
     func testUndoAfterNewCollectionIsRefused() async throws {
-        let loader = try makeLoader()
+        let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
         let removal = try XCTUnwrap(loader.remove(photoID: XCTUnwrap(loader.state.cells[1].photo.id)))
         let oldFile = try XCTUnwrap(store.fileURL(for: removal.photo))
@@ -83,12 +102,12 @@ final class AlbumLoaderTests: XCTestCase {
 
     /// Undo from a loader that was left, after a new loader replaced the album.
     func testUndoIntoAnAlbumReplacedByAnotherLoaderIsRefused() async throws {
-        let first = try makeLoader()
+        let first = try await makeLoader()
         await untilFinished(first) { first.start() }
         let removal = try XCTUnwrap(first.remove(photoID: XCTUnwrap(first.state.cells[0].photo.id)))
         first.close()
 
-        let second = try makeLoader()
+        let second = try await makeLoader()
         await untilFinished(second) { second.newCollection() }
         XCTAssertEqual(try storedIds(), ["b0", "b1", "b2"])
         XCTAssertFalse(first.undo(removal))
@@ -98,7 +117,7 @@ final class AlbumLoaderTests: XCTestCase {
     /// Undo after leaving the album puts the photo back in the store but starts no download on
     /// a loader nothing tracks any more.
     func testUndoOnAClosedLoaderRestoresWithoutDownloading() async throws {
-        let loader = try makeLoader()
+        let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
         let requests = client.requests.count
         let removal = try XCTUnwrap(loader.remove(photoID: XCTUnwrap(loader.state.cells[2].photo.id)))
@@ -119,7 +138,7 @@ final class AlbumLoaderTests: XCTestCase {
         let hostile = RemotePhoto(sourceId: "lan", imageURL: URL(string: "http://192.168.1.1/cgi-bin/reboot")!)
         _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1,
                                    photos: [hostile] + remotePhotos(1))
-        let loader = try makeLoader()
+        let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
         XCTAssertEqual(loader.state.cells.first.map { if case .failed = $0 { true } else { false } }, true)
         XCTAssertEqual(client.requests.map(\.host), ["example.org"])
@@ -135,9 +154,7 @@ final class AlbumLoaderTests: XCTestCase {
             default: return SampleImages.jpeg
             }
         }
-        let current = try XCTUnwrap(try store.pin(id: pin.id!))
-        let loader = try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10,
-                                     decodable: [.jpeg, .png, .gif])
+        let loader = try await makeLoader(decodable: [.jpeg, .png, .gif])
         await untilFinished(loader) { loader.start() }
         let reasons = loader.state.cells.map { cell -> String in
             guard case .failed(let photo) = cell else { return "shown" }
@@ -150,13 +167,13 @@ final class AlbumLoaderTests: XCTestCase {
         // Stored, so the album says why after it is reopened (or the app restarted).
         let stored = try store.photos(pinId: pin.id!).map { $0.failure ?? "shown" }
         XCTAssertEqual(stored, reasons)
-        XCTAssertEqual(try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10)
-            .state.cells.map { $0.photo.failure ?? "shown" }, reasons)
+        let reopened = try await makeLoader()
+        XCTAssertEqual(reopened.state.cells.map { $0.photo.failure ?? "shown" }, reasons)
     }
 
     /// Photos are fetched with a cap that fits a 640 px photo and the source's address policy.
     func testPhotoRequestsCarryTheCapAndTheSourcePolicy() async throws {
-        let loader = try makeLoader()
+        let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
         XCTAssertEqual(client.rules.count, 3)
         for rules in client.rules {
@@ -192,5 +209,44 @@ final class AlbumLoaderTests: XCTestCase {
         await fulfillment(of: finished, timeout: 30)
         XCTAssertLessThanOrEqual(inFlight.withLock { $0.peak }, 2)
         XCTAssertEqual(loaders.flatMap(\.state.cells).filter { if case .shown = $0 { true } else { false } }.count, 6)
+    }
+
+    /// A larger album fills 8 at a time: each photo is requested once, though the store tells
+    /// the loader a download's result only a moment after the download ends.
+    func testEachPhotoIsFetchedOnceAndTheStateEndsAsStored() async throws {
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(40))
+        let loader = try await makeLoader()
+        XCTAssertEqual(loader.state.cells, try store.photos(pinId: pin.id!).map { .placeholder($0) })
+        var changes = 0
+        loader.onChange = { changes += 1 }
+        await untilFinished(loader) { loader.start() }
+        XCTAssertGreaterThan(changes, 1, "photos show as they arrive, not all at the end")
+        XCTAssertEqual(client.requests.count, 40)
+        XCTAssertEqual(Set(client.requests).count, 40)
+        XCTAssertEqual(loader.state.phase, .ready)
+        XCTAssertEqual(loader.state.progress.shown, 40)
+        XCTAssertEqual(loader.state.cells.map(\.photo), try store.photos(pinId: pin.id!))
+        loader.onChange = nil
+    }
+
+    /// A failed photo is tried again on request, and only a failed one.
+    func testRetryFetchesAFailedPhotoAgain() async throws {
+        let fail = Mutex(true)
+        client = FakeHTTPClient { url in
+            if url.lastPathComponent == "a1.jpg", fail.withLock({ $0 }) { throw HTTPError.status(503) }
+            return SampleImages.jpeg
+        }
+        let loader = try await makeLoader()
+        await untilFinished(loader) { loader.start() }
+        let id = try XCTUnwrap(loader.state.cells[1].photo.id)
+        XCTAssertEqual(loader.state.cell(id: id)?.isFailed, true)
+        XCTAssertTrue(loader.state.canRequestNewCollection, "the fill is over")
+        loader.retry(photoID: try XCTUnwrap(loader.state.cells[0].photo.id))
+        fail.withLock { $0 = false }
+        await untilFinished(loader) { loader.retry(photoID: id) }
+        XCTAssertEqual(loader.state.cells[1], .shown(try XCTUnwrap(store.photo(id: id))))
+        XCTAssertEqual(client.requests.filter { $0.lastPathComponent == "a1.jpg" }.count, 2)
+        XCTAssertEqual(client.requests.filter { $0.lastPathComponent == "a0.jpg" }.count, 1, "a shown photo is not retried")
+        XCTAssertEqual(loader.state.phase, .ready)
     }
 }

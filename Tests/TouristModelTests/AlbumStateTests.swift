@@ -17,32 +17,57 @@ final class AlbumStateTests: XCTestCase {
         return photo
     }
 
-    func testSearchFillsWithPlaceholdersThenReady() {
+    private func failed(_ photo: Photo, reason: String? = nil) -> Photo {
+        var photo = photo
+        photo.state = .failed
+        photo.failure = reason
+        return photo
+    }
+
+    /// The cells a change from `old` to `new` redraws in place, by index (none may move).
+    private func redrawn(from old: AlbumState, to new: AlbumState) throws -> [Int] {
+        let changes = try XCTUnwrap(new.changes(since: old))
+        XCTAssertEqual(changes.splices, [])
+        return changes.updated.compactMap(new.index(of:))
+    }
+
+    func testSearchFillsWithPlaceholdersThenReady() throws {
         var album = AlbumState()
         XCTAssertEqual(album.phase, .idle)
         XCTAssertFalse(album.canRequestNewCollection)
 
-        album.beginSearch()
+        album = AlbumState(rows: nil, search: .searching)
         XCTAssertEqual(album.phase, .searching)
         XCTAssertTrue(album.isDownloading)
         XCTAssertFalse(album.canRequestNewCollection)
 
         let items = photos(3)
-        album.searchSucceeded(items)
+        album = AlbumState(stored: items)
         XCTAssertEqual(album.phase, .filling)
         XCTAssertEqual(album.cells, items.map { .placeholder($0) })
         XCTAssertEqual(album.pendingPhotos, items)
         XCTAssertEqual(album.progress.shown, 0)
         XCTAssertEqual(album.progress.total, 3)
 
-        XCTAssertEqual(album.photoShown(downloaded(items[1])), 1)
-        XCTAssertEqual(album.photoFailed(id: items[0].id!), 0)
+        // Each row the store delivers changed redraws its own cell only.
+        var rows = items
+        rows[1] = downloaded(items[1])
+        var next = AlbumState(stored: rows)
+        XCTAssertEqual(try redrawn(from: album, to: next), [1])
+        album = next
+        rows[0] = failed(items[0])
+        next = AlbumState(stored: rows)
+        XCTAssertEqual(try redrawn(from: album, to: next), [0])
+        album = next
         XCTAssertTrue(album.isDownloading)
         XCTAssertFalse(album.canRequestNewCollection, "one placeholder is left")
         XCTAssertEqual(album.pendingPhotos, [items[2]])
         XCTAssertEqual(album.progress.shown, 1)
 
-        XCTAssertEqual(album.photoShown(downloaded(items[2])), 2)
+        rows[2] = downloaded(items[2])
+        next = AlbumState(stored: rows)
+        XCTAssertEqual(try redrawn(from: album, to: next), [2])
+        album = next
         XCTAssertEqual(album.phase, .ready)
         XCTAssertFalse(album.isDownloading)
         XCTAssertTrue(album.canRequestNewCollection)
@@ -51,39 +76,44 @@ final class AlbumStateTests: XCTestCase {
     }
 
     func testEmptyAndFailedSearches() {
-        var album = AlbumState()
-        album.beginSearch()
-        album.searchSucceeded([])
+        var album = AlbumState(rows: nil, search: .searching)
+        album = AlbumState(stored: [])
         XCTAssertEqual(album.phase, .empty)
         XCTAssertTrue(album.canRequestNewCollection)
 
-        album.beginSearch()
-        album.searchFailed("Could not connect: refused")
+        // The rows the failed search was to replace stay stored, and hidden.
+        album = AlbumState(rows: AlbumRows(pin: nil, photos: photos(2)), search: .failed("Could not connect: refused"))
         XCTAssertEqual(album.phase, .searchFailed("Could not connect: refused"))
         XCTAssertTrue(album.cells.isEmpty)
         XCTAssertTrue(album.canRequestNewCollection)
     }
 
     func testLateResultsFromOldCollectionAreIgnored() {
-        var album = AlbumState()
+        // Downloads of the old collection ended in the store while the search runs.
         let old = photos(2)
-        album.searchSucceeded(old)
-        album.beginSearch()
-        XCTAssertNil(album.photoShown(downloaded(old[0])))
-        XCTAssertNil(album.photoFailed(id: old[1].id!))
+        let rows = AlbumRows(pin: nil, photos: [downloaded(old[0]), failed(old[1])])
+        let album = AlbumState(rows: rows, search: .searching)
+        XCTAssertNil(album.index(of: old[0].id!))
+        XCTAssertNil(album.index(of: old[1].id!))
         XCTAssertEqual(album.phase, .searching)
     }
 
-    func testRetryTurnsFailedIntoPlaceholder() {
-        var album = AlbumState(stored: photos(2, state: .failed))
+    func testRetryTurnsFailedIntoPlaceholder() throws {
+        let items = photos(2, state: .failed)
+        var album = AlbumState(stored: items)
         XCTAssertEqual(album.phase, .ready)
-        XCTAssertNil(album.retry(id: 999))
-        XCTAssertEqual(album.retry(id: 101), 1)
+        XCTAssertNil(album.cell(id: 999))
+        // The store puts the row back to pending.
+        var rows = items
+        rows[1].state = .pending
+        let next = AlbumState(stored: rows)
+        XCTAssertEqual(try redrawn(from: album, to: next), [1])
+        album = next
         XCTAssertEqual(album.cells[1], .placeholder(album.cells[1].photo))
         XCTAssertEqual(album.cells[1].photo.state, .pending)
         XCTAssertEqual(album.phase, .filling)
         XCTAssertFalse(album.canRequestNewCollection)
-        XCTAssertNil(album.retry(id: 101), "only failed cells can be retried")
+        XCTAssertEqual(album.cell(id: 101)?.isFailed, false, "only failed cells can be retried")
     }
 
     func testStoredAlbumMapsStates() {
@@ -99,27 +129,35 @@ final class AlbumStateTests: XCTestCase {
 
     func testRemoveAndUndoRestoreSameIndexAndPositions() throws {
         let items = photos(4).map(downloaded)
-        var album = AlbumState(stored: items)
-        let before = album
+        let before = AlbumState(stored: items)
 
-        let removed = try XCTUnwrap(album.remove(id: items[1].id!))
-        XCTAssertEqual(removed.index, 1)
-        XCTAssertEqual(removed.cell, .shown(items[1]))
+        // The store deletes the row and closes the gap.
+        var remaining = items
+        remaining.remove(at: 1)
+        for i in 1..<remaining.count { remaining[i].position -= 1 }
+        let album = AlbumState(stored: remaining)
+        let removal = try XCTUnwrap(album.changes(since: before))
+        XCTAssertEqual(removal.splices, [AlbumChanges.Splice(index: 1, removing: 1, adding: [])])
+        XCTAssertEqual(before.cell(id: items[1].id!), .shown(items[1]))
         XCTAssertEqual(album.cells.map(\.photo.id), [items[0].id, items[2].id, items[3].id])
         XCTAssertEqual(album.cells.map(\.photo.position), [0, 1, 2])
         XCTAssertEqual(album.progress.total, 3)
 
-        album.undoRemove(removed.cell, at: removed.index)
-        XCTAssertEqual(album, before)
-        XCTAssertNil(album.remove(id: 12345))
+        // Undo: the store puts the row back where it was.
+        let restored = AlbumState(stored: items)
+        XCTAssertEqual(restored.changes(since: album)?.splices,
+                       [AlbumChanges.Splice(index: 1, removing: 0, adding: [items[1].id!])])
+        XCTAssertEqual(restored, before)
+        XCTAssertNil(album.index(of: 12345))
     }
 
     func testRemovingLastPhotoMakesAlbumEmpty() throws {
-        var album = AlbumState(stored: [downloaded(photos(1)[0])])
-        let removed = try XCTUnwrap(album.remove(id: 100))
-        XCTAssertEqual(album.phase, .empty)
-        album.undoRemove(removed.cell, at: removed.index)
-        XCTAssertEqual(album.phase, .ready)
+        let only = downloaded(photos(1)[0])
+        let album = AlbumState(stored: [only])
+        let removed = AlbumState(stored: [])
+        XCTAssertEqual(removed.changes(since: album)?.splices, [AlbumChanges.Splice(index: 0, removing: 1, adding: [])])
+        XCTAssertEqual(removed.phase, .empty)
+        XCTAssertEqual(AlbumState(stored: [only]).phase, .ready)
     }
 }
 

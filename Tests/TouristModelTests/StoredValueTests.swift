@@ -44,10 +44,9 @@ final class StoredValueTests: XCTestCase {
         XCTAssertEqual(photos.last?.width, 640)
 
         // Positions are shifted by one on remove and undo: they stay far from Int.max.
-        var album = AlbumState(stored: photos)
-        let removed = try XCTUnwrap(album.remove(id: photos[0].id!))
-        album.undoRemove(removed.cell, at: removed.index)
-        XCTAssertEqual(album.cells.count, 3)
+        let removed = try XCTUnwrap(store.deletePhoto(id: photos[0].id!))
+        XCTAssertTrue(try store.restorePhoto(removed))
+        XCTAssertEqual(AlbumState(stored: try store.photos(pinId: pin.id!)).cells.count, 3)
     }
 
     func testPinsWithUnusableValuesAreLeftOutOrCleaned() throws {
