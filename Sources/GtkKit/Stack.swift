@@ -7,9 +7,11 @@ public final class Stack: Widget {
         super.init(gtk_stack_new())
         gtk_stack_set_transition_type(vt_stack(raw), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
     }
-    public func add(_ child: Widget, name: String) { gtk_stack_add_named(vt_stack(raw), child.widget, name) }
-    public var visibleName: String? {
-        get { string(gtk_stack_get_visible_child_name(vt_stack(raw))) }
-        set { gtk_stack_set_visible_child_name(vt_stack(raw), newValue) }
+    /// Pages are named by the caller's enum, so a misspelt page cannot compile.
+    public func add<Page: RawRepresentable>(_ child: Widget, as page: Page) where Page.RawValue == String {
+        gtk_stack_add_named(vt_stack(raw), child.widget, page.rawValue)
+    }
+    public func show<Page: RawRepresentable>(_ page: Page) where Page.RawValue == String {
+        gtk_stack_set_visible_child_name(vt_stack(raw), page.rawValue)
     }
 }

@@ -256,14 +256,14 @@ public final class AlbumLoader {
         searchTask = Task { [weak self] in
             do {
                 // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
-                let result = try await scheduler.withSlot(host: "search:\(source.id)", owner: owner) {
+                let result = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", owner: owner) {
                     try await source.search(near: coordinate, page: page, perPage: perPage)
                 }
                 let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
                 let remote = Array(result.photos.prefix(perPage))
                 // A transaction of up to 250 rows plus file deletions: off the main thread.
                 _ = try await Task.detached {
-                    try store.replaceAlbum(pinId: pinID, source: source.id, page: page, pages: pages, photos: remote)
+                    try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote)
                 }.value
                 try Task.checkCancellation()
                 self?.searchFinished()

@@ -20,7 +20,7 @@ public struct CommonsSource: PhotoSource {
     /// A result's rank in the geosearch; only compared, never computed with.
     static let indexRange = 0...Int(Int32.max)
 
-    public let id = "commons"
+    public let id = PhotoSourceID.commons
     public let displayName = "Wikimedia Commons"
     private let endpoint: URL
     private let radiusMeters: Int

@@ -13,7 +13,7 @@ public struct FlickrSource: PhotoSource {
     static let errorCodeRange = 0...100_000
     static let licenseRange = 0...10_000
 
-    public let id = "flickr"
+    public let id = PhotoSourceID.flickr
     public let displayName = "Flickr"
     private let apiKey: String
     private let endpoint: URL

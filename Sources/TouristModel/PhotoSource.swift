@@ -147,9 +147,13 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
 }
 
 /// A searchable photo service.
+/// Which service an album came from; the raw value is what the store records.
+public enum PhotoSourceID: String, Sendable, CaseIterable {
+    case flickr, commons
+}
+
 public protocol PhotoSource: Sendable {
-    /// "flickr" | "commons"
-    var id: String { get }
+    var id: PhotoSourceID { get }
     /// "Flickr" | "Wikimedia Commons"
     var displayName: String { get }
     /// Throws `PhotoSourceError`.

@@ -87,14 +87,14 @@ public struct Settings: Codable, Equatable, Sendable {
     }
 
     /// Which source to use. FLICKR_API_KEY in the environment overrides the stored key.
-    /// Choosing Flickr explicitly without any key still answers "flickr" (with a nil key)
+    /// Choosing Flickr explicitly without any key still answers `.flickr` (with a nil key)
     /// so the app can ask for one instead of silently switching services.
-    public func resolvedSource(environment: [String: String]) -> (id: String, flickrKey: String?) {
+    public func resolvedSource(environment: [String: String]) -> (id: PhotoSourceID, flickrKey: String?) {
         let key = Self.nonEmpty(environment["FLICKR_API_KEY"]) ?? Self.nonEmpty(flickrAPIKey)
         switch source {
-        case .automatic: return key.map { ("flickr", $0) } ?? ("commons", nil)
-        case .flickr: return ("flickr", key)
-        case .commons: return ("commons", nil)
+        case .automatic: return key.map { (.flickr, $0) } ?? (.commons, nil)
+        case .flickr: return (.flickr, key)
+        case .commons: return (.commons, nil)
         }
     }
 

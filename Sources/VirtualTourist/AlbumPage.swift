@@ -13,6 +13,10 @@ final class AlbumPage {
 
     private let loader: AlbumLoader
     private let grid: PhotoGrid
+    /// What fills the page between the place map and the bottom bar.
+    private enum Content: String {
+        case photos, searching, empty, error
+    }
     private let stack = Stack()
     private let progress = Label()
     private let newCollection = Button(label: tr("New Collection"))
@@ -53,17 +57,17 @@ final class AlbumPage {
         body.append(mapClamp)
 
         stack.setExpand(horizontal: true, vertical: true)
-        stack.add(grid.root, name: "photos")
+        stack.add(grid.root, as: Content.photos)
         let searching = StatusPage(icon: "image-loading-symbolic", title: tr("Looking for Photos…"))
         let spinner = Spinner()
         spinner.isSpinning = true
         spinner.setSizeRequest(width: 32, height: 32)
         searching.setChild(spinner)
-        stack.add(searching, name: "searching")
+        stack.add(searching, as: Content.searching)
         emptyPage.setChild(Self.pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
-        stack.add(emptyPage, name: "empty")
+        stack.add(emptyPage, as: Content.empty)
         errorPage.setChild(Self.pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
-        stack.add(errorPage, name: "error")
+        stack.add(errorPage, as: Content.error)
         body.append(stack)
 
         let bar = Box(.horizontal, spacing: 12)
@@ -153,16 +157,16 @@ final class AlbumPage {
         switch state.phase {
         case .idle:
             // The stored album is being read, for a moment: no search page flashing by.
-            stack.visibleName = "photos"
+            stack.show(Content.photos)
         case .searching:
-            stack.visibleName = "searching"
+            stack.show(Content.searching)
         case .empty:
-            stack.visibleName = "empty"
+            stack.show(Content.empty)
         case .searchFailed(let message):
             errorPage.pageDescription = message
-            stack.visibleName = "error"
+            stack.show(Content.error)
         case .filling, .ready:
-            stack.visibleName = "photos"
+            stack.show(Content.photos)
         }
         let (shown, total) = state.progress
         progress.text = switch state.phase {

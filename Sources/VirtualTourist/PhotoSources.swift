@@ -10,7 +10,7 @@ extension TouristApplication {
         func endpoint(_ name: String, _ fallback: URL) -> URL {
             environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? fallback
         }
-        if resolved.id == "flickr" {
+        if resolved.id == .flickr {
             guard let key = resolved.flickrKey, !key.isEmpty else { return MissingKeySource() }
             return FlickrSource(apiKey: key, endpoint: endpoint("VT_FLICKR_URL", FlickrSource.defaultEndpoint), client: http)
         }
@@ -21,7 +21,7 @@ extension TouristApplication {
 
 /// Flickr chosen without a key: say what to do instead of sending a request bound to fail.
 struct MissingKeySource: PhotoSource {
-    var id: String { "flickr" }
+    var id: PhotoSourceID { .flickr }
     var displayName: String { "Flickr" }
     func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
         throw PhotoSourceError.service(code: 0, message: tr("Flickr needs an API key: add yours in Preferences, or choose Wikimedia Commons."))

@@ -6,7 +6,7 @@ import XCTest
 /// A source with fixed pages, counting searches.
 private struct PagedSource: PhotoSource {
     let pages: [[RemotePhoto]]
-    var id: String { "commons" }
+    var id: PhotoSourceID { .commons }
     var displayName: String { "Paged" }
 
     func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {

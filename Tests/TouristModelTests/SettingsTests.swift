@@ -88,11 +88,11 @@ final class SettingsTests: XCTestCase {
 
     func testResolvedSource() {
         var settings = Settings()
-        XCTAssertEqual(settings.resolvedSource(environment: [:]).id, "commons")
+        XCTAssertEqual(settings.resolvedSource(environment: [:]).id, .commons)
         XCTAssertNil(settings.resolvedSource(environment: [:]).flickrKey)
 
         let fromEnvironment = settings.resolvedSource(environment: ["FLICKR_API_KEY": "envkey"])
-        XCTAssertEqual(fromEnvironment.id, "flickr")
+        XCTAssertEqual(fromEnvironment.id, .flickr)
         XCTAssertEqual(fromEnvironment.flickrKey, "envkey")
 
         settings.flickrAPIKey = "stored"
@@ -101,10 +101,10 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(settings.resolvedSource(environment: ["FLICKR_API_KEY": "  "]).flickrKey, "stored")
 
         settings.source = .commons
-        XCTAssertEqual(settings.resolvedSource(environment: ["FLICKR_API_KEY": "envkey"]).id, "commons")
+        XCTAssertEqual(settings.resolvedSource(environment: ["FLICKR_API_KEY": "envkey"]).id, .commons)
         settings.source = .flickr
         settings.flickrAPIKey = nil
-        XCTAssertEqual(settings.resolvedSource(environment: [:]).id, "flickr")
+        XCTAssertEqual(settings.resolvedSource(environment: [:]).id, .flickr)
         XCTAssertNil(settings.resolvedSource(environment: [:]).flickrKey)
     }
 
