@@ -164,3 +164,21 @@ enum Log {
     static func error(_ message: String) { write("virtual-tourist: error: \(message)\n") }
     private static func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
 }
+
+extension TouristApplication {
+    /// The photo source the settings ask for; endpoints can be replaced by `VT_FLICKR_URL` and
+    /// `VT_COMMONS_URL` (tests and offline use point them at the loopback service).
+    func makePhotoSource() -> PhotoSource {
+        let environment = configuration.environment
+        let resolved = settings.resolvedSource(environment: environment)
+        func endpoint(_ name: String, _ fallback: URL) -> URL {
+            environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? fallback
+        }
+        if resolved.id == .flickr {
+            guard let key = resolved.flickrKey, !key.isEmpty else { return MissingKeySource() }
+            return FlickrSource(apiKey: key, endpoint: endpoint("VT_FLICKR_URL", FlickrSource.defaultEndpoint), client: http)
+        }
+        return CommonsSource(endpoint: endpoint("VT_COMMONS_URL", CommonsSource.defaultEndpoint),
+                             thumbnailWidth: 640, client: http)
+    }
+}
