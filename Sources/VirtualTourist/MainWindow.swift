@@ -39,7 +39,7 @@ final class MainWindow {
         mapPage = MapPage(app: app, tiles: tiles)
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
-        mapPage.onPinDropped = { [unowned self] pin in self.app.loaders.prefetch(pin) }
+        mapPage.onPinDropped = { [unowned self] pin in self.app.albumLoaders.prefetch(pin) }
         mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
         // Translators: %@ is the reason, e.g. "the disk is full".
         mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem(String(format: tr("Pin not saved: %@"), reason)) }
@@ -150,7 +150,7 @@ final class MainWindow {
         }
         let loader: AlbumLoader
         do {
-            loader = try app.loaders.loader(for: pin)
+            loader = try app.albumLoaders.loader(for: pin)
         } catch {
             showToast(tr("This pin's album could not be opened"))
             return
@@ -217,7 +217,7 @@ final class MainWindow {
         closeViewer()
         guard let albumPage else { return }
         albumPage.close()
-        app.loaders.release(pinID: albumPage.pin.id ?? -1)
+        app.albumLoaders.release(pinID: albumPage.pin.id ?? -1)
         self.albumPage = nil
         Trace.shared?.gapEvent()
         Trace.shared?.event("album_closed")
@@ -230,7 +230,7 @@ final class MainWindow {
     /// into one toast while it shows ("3 pins deleted").
     private func deletePin(_ pin: Pin) {
         guard let id = pin.id else { return }
-        app.loaders.release(pinID: id)
+        app.albumLoaders.release(pinID: id)
         mapPage.hide([id])
         if let pinDeletion, !pinDeletion.removal.isFinished {
             pinDeletion.ids.append(id)

@@ -14,7 +14,7 @@ final class TouristApplication {
     /// Every photo transfer and search of every album waits here for a slot (open album first).
     let downloads = DownloadScheduler()
     private(set) var store: Store?
-    private(set) lazy var loaders = AlbumLoaders(app: self)
+    private(set) lazy var albumLoaders = AlbumLoaderRegistry(app: self)
     /// Place search, with names in the user's languages; `VT_GEOCODER_URL` replaces Nominatim
     /// (tests point it at the loopback service).
     private(set) lazy var geocoder = Geocoder(
@@ -43,7 +43,7 @@ final class TouristApplication {
         application.onStartup { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
-            self.loaders.closeAll()
+            self.albumLoaders.closeAll()
         }
         // Logout and `kill` send SIGTERM: quit the normal way so the map position and pending
         // deletions are saved.

@@ -5,7 +5,7 @@ import TouristModel
 /// The album loaders alive right now: one per pin being shown or prefetched, so an album opened
 /// while its prefetch runs picks up the same downloads.
 @MainActor
-final class AlbumLoaders {
+final class AlbumLoaderRegistry {
     private unowned let app: TouristApplication
     private var loaders: [Int64: AlbumLoader] = [:]
 
