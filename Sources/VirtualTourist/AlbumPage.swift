@@ -109,6 +109,9 @@ final class AlbumPage {
             grid.onVisibleShown = { [unowned self] count in
                 Trace.shared?.eventAfterNextPaint("visible_painted", of: self.page, ["cells": .int(count)])
             }
+            // Its slide-in over: the cells are where they stay.
+            let pinID = Int(pin.id ?? -1)
+            page.on("shown") { Trace.shared?.event("album_page_shown", ["pin": .int(pinID)]) }
         }
         loader.onChange = { [unowned self] change in
             self.grid.apply(change)
