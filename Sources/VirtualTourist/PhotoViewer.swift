@@ -94,7 +94,11 @@ final class PhotoViewer {
         controllers = [motion, keys]
         // The navigation view focuses the back button once the page is in: the photo takes the
         // keys instead.
-        page.on("shown") { [weak self] in self?.focus() }
+        page.on("shown") { [weak self] in
+            guard let self else { return }
+            self.focus()
+            Trace.shared?.event("viewer_page_shown", ["photo": .int(Int(self.current.id ?? -1))])
+        }
 
         show(photo)
     }

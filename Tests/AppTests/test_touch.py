@@ -11,63 +11,13 @@ from __future__ import annotations
 
 import math
 
-import pytest
 from gi.repository import GLib
 
 from harness import world_pixel, wait_for
-from touch import BroadwayApp, BroadwayDisplay, Browser, MapView, Picture, Scene, locate_map
+from touch import BroadwayApp, MapView, Picture, Scene, locate_map
 
 PER_ALBUM = 21      # the photosPerAlbum default
 PIN_ICON = 32       # px; the pin's tip is the icon's bottom centre
-
-
-# ---------------------------------------------------------------- fixtures
-
-@pytest.fixture(scope="module")
-def broadway(session_dir, runtime_dir):
-    display = BroadwayDisplay(session_dir, runtime_dir)
-    yield display
-    display.stop()
-
-
-@pytest.fixture(scope="module")
-def browser(session_dir, broadway):
-    chromium = Browser(session_dir, broadway.url)
-    yield chromium
-    chromium.stop()
-
-
-@pytest.fixture
-def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
-    """touch_app() -> a started app on the Broadway display, its map showing; stopped after
-    the test (a screenshot and the app's log are kept when the test failed)."""
-    apps: list[BroadwayApp] = []
-
-    def start() -> BroadwayApp:
-        app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env()}, tmp_path, dirs.root)
-        apps.append(app)
-        app.start()
-        try:
-            app.wait_for_map()
-        except AssertionError as error:
-            # Seen now and then: the window is up but its map never asks for a single tile.
-            raise AssertionError(f"{error}\n{len(loopback.requests('tile'))} tile requests reached "
-                                 f"the loopback service") from None
-        return app
-
-    yield start
-
-    failed = any(getattr(request.node, f"report_{when}", None) is not None
-                 and getattr(request.node, f"report_{when}").failed for when in ("setup", "call"))
-    if failed and any(app.running for app in apps):
-        print(f"\nscreenshot at failure: {browser.screenshot(tmp_path / 'failure.png')}")
-    for app in apps:
-        app.kill()
-    if failed and apps:
-        print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
-    # The next test's window must not be confused with this one's.
-    wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
-             message="the app's surfaces to leave the page")
 
 
 # ---------------------------------------------------------------- helpers

@@ -257,6 +257,10 @@ class Browser:
         if tuple(size) != tuple(viewport):
             raise HarnessError(f"browser viewport is {size}, wanted {viewport}")
 
+    def move_mouse(self, x: float, y: float) -> None:
+        """A mouse (not a finger) moving to (x, y) on the page."""
+        self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
+
     def screenshot(self, path: Path) -> Path:
         data = self.call("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))
@@ -326,6 +330,13 @@ class TouchScreen:
         self.down(f1=(x, y))
         time.sleep(0.05)   # a quick tap, well under GTK's long-press time
         self.up()
+
+    def double_tap(self, x: float, y: float) -> None:
+        """Two taps with no pause: GTK counts a second press only within its double-click
+        time (400 ms) of the first, which a pause plus a slow machine could outlast."""
+        for _ in range(2):
+            self.down(f1=(x, y))
+            self.up()
 
     def long_press(self, x: float, y: float, hold: float = 1.0, until=None, timeout: float = 10.0,
                    what: str = "the long press's effect"):
