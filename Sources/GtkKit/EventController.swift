@@ -7,16 +7,12 @@ public class EventController: Object {
     public func handleBeforeChildren() {
         gtk_event_controller_set_propagation_phase(vt_event_controller(raw), GTK_PHASE_CAPTURE)
     }
-    /// Whether the event being handled comes from a touchscreen (or is a pointer event GTK
-    /// made from a touch).
-    public var isTouch: Bool {
-        let controller = vt_event_controller(raw)
-        if let event = gtk_event_controller_get_current_event(controller),
-           [GDK_TOUCH_BEGIN, GDK_TOUCH_UPDATE, GDK_TOUCH_END, GDK_TOUCH_CANCEL].contains(gdk_event_get_event_type(event)) {
-            return true
-        }
-        guard let device = gtk_event_controller_get_current_event_device(controller) else { return false }
-        return gdk_device_get_source(device) == GDK_SOURCE_TOUCHSCREEN
+    /// Whether GTK made the event being handled up rather than a device sending it: after a
+    /// relayout GTK reports a motion at the pointer's last position, so that widgets moved under
+    /// a resting pointer learn of it, and stamps it GDK_CURRENT_TIME (0); device events carry
+    /// their time.
+    public var isSynthesized: Bool {
+        gtk_event_controller_get_current_event_time(vt_event_controller(raw)) == GDK_CURRENT_TIME
     }
     /// The modifier keys held during the event being handled.
     public var modifiers: Modifiers { Modifiers(gtk_event_controller_get_current_event_state(vt_event_controller(raw))) }

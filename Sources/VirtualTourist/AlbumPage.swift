@@ -114,6 +114,9 @@ final class AlbumPage {
             grid.onVisibleShown = { [unowned self] count in
                 Trace.shared?.eventAfterNextPaint("visible_painted", of: self.page, ["cells": .int(count)])
             }
+            // Its slide-in over: the cells are where they stay.
+            let pinID = Int(pin.id ?? -1)
+            page.onShown { Trace.shared?.event("album_page_shown", ["pin": .int(pinID)]) }
         }
         // Weak: the store may deliver once more after the window is gone (a removal just before quitting).
         loader.onChange = { [weak self] in

@@ -77,9 +77,11 @@ final class PhotoViewer {
         image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
 
         let motion = MotionController()
-        // Not for a finger: touch has the swipe, and buttons appearing under it get in the way.
+        // Only for a pointer that moved. GTK also reports a motion after every relayout (a new
+        // photo, a zoom step), at the pointer's last position, which a finger moves (X11,
+        // Broadway): the arrows would appear beside the finger after every swipe or pinch.
         motion.onMotion { [weak self, weak motion] _, _ in
-            guard let self, let motion, !motion.isTouch, !self.image.recentlyTouched else { return }
+            guard let self, let motion, !motion.isSynthesized else { return }
             self.showArrows()
         }
         motion.onLeave { [weak self] in self?.setArrowsShown(false) }
@@ -92,7 +94,11 @@ final class PhotoViewer {
         controllers = [motion, keys]
         // The navigation view focuses the back button once the page is in: the photo takes the
         // keys instead.
-        page.onShown { [weak self] in self?.focus() }
+        page.onShown { [weak self] in
+            guard let self else { return }
+            self.focus()
+            Trace.shared?.event("viewer_page_shown", ["photo": .int(Int(self.current.id ?? -1))])
+        }
 
         show(photo)
     }

@@ -26,8 +26,6 @@ final class ZoomableImage {
     private var pointer: (x: Double, y: Double)?
     private var drag: (startH: Double, startV: Double, moved: Bool)?
     private var pinchStartZoom: Double?
-    /// When a finger last touched the photo (now, while one is down).
-    private var lastTouch: ContinuousClock.Instant?
     private var controllers: [EventController] = []
 
     /// Beyond the fitted size, up to 8 photo pixels per screen pixel (and at least twice the fit).
@@ -59,13 +57,6 @@ final class ZoomableImage {
     }
 
     var isZoomed: Bool { zoom > 1 }
-
-    /// Whether a finger is on the photo or just left it: pointer motion then is the system's
-    /// (or a browser's) imitation of a mouse, not a mouse.
-    var recentlyTouched: Bool {
-        guard let lastTouch else { return false }
-        return drag != nil || pinchStartZoom != nil || ContinuousClock.now - lastTouch < .seconds(1)
-    }
 
     /// Multiplies the zoom by `factor` around the centre of the view.
     func zoom(by factor: Double) { setZoom(zoom * factor) }
@@ -153,7 +144,15 @@ final class ZoomableImage {
             return true
         }
 
+        // The pinch, the drag and the click all see events before the scrolled window's own
+        // gestures (so a zoomed photo pans alike with a mouse or a finger), and all in the same
+        // phase: once a capture-phase gesture claims a finger, the finger's later events, its lift
+        // too, stop there, and GTK only denies the finger to the widget's other gestures. A
+        // bubble-phase pinch or click missed the lift and kept that finger denied; touchscreens
+        // number fingers by slot (the first is always sequence 1), so after one swipe they
+        // ignored the first finger for good: no pinch, no double tap.
         let pinch = ZoomGesture()
+        pinch.handleBeforeChildren()
         pinch.onBegin { [weak self, weak pinch] in
             self?.pinchStartZoom = self?.zoom
             self?.drag = nil
@@ -165,12 +164,10 @@ final class ZoomableImage {
         }
         pinch.onEnd { [weak self] in self?.pinchStartZoom = nil }
 
-        // Before the scrolled window, so a zoomed photo pans the same way with a mouse or a finger.
         let dragGesture = DragGesture()
         dragGesture.handleBeforeChildren()
-        dragGesture.onBegin { [weak self, weak dragGesture] _, _ in
+        dragGesture.onBegin { [weak self] _, _ in
             guard let self else { return }
-            if dragGesture?.isTouch == true { self.lastTouch = .now }
             self.drag = (self.root.horizontal.value, self.root.vertical.value, false)
         }
         dragGesture.onUpdate { [weak self, weak dragGesture] dx, dy in
@@ -186,10 +183,8 @@ final class ZoomableImage {
             self.root.horizontal.value = drag.startH - dx
             self.root.vertical.value = drag.startV - dy
         }
-        dragGesture.onEnd { [weak self, weak dragGesture] dx, dy in
-            guard let self else { return }
-            if dragGesture?.isTouch == true { self.lastTouch = .now }
-            guard let drag = self.drag else { return }
+        dragGesture.onEnd { [weak self] dx, dy in
+            guard let self, let drag = self.drag else { return }
             self.drag = nil
             // A swipe: mostly sideways, over a sixth of the width (at least 48 px).
             guard drag.moved, !self.isZoomed, self.pinchStartZoom == nil,
@@ -198,8 +193,11 @@ final class ZoomableImage {
         }
 
         let click = ClickGesture()
-        click.onPressed { [weak self] count, x, y in
-            // Every second press: two double-clicks in a row count on as presses 3 and 4.
+        click.handleBeforeChildren()
+        // On the release: seeing presses first, the click also sees those that a scrollbar or the
+        // drag then takes, and it is not released from those.
+        click.onReleased { [weak self] count, x, y in
+            // Every second click: two double-clicks in a row count on as clicks 3 and 4.
             guard let self, count % 2 == 0 else { return }
             if self.isZoomed {
                 self.setZoom(1)

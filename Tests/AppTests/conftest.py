@@ -1,5 +1,6 @@
 """pytest fixtures for the app tests: one X server, runtime dir and loopback service per run;
-fresh XDG folders and app processes per test. See harness.py for the pieces and for what GTK's
+fresh XDG folders and app processes per test; for the touch tests a Broadway display and a
+headless Chromium per module. See harness.py for the pieces and for what GTK's
 AT-SPI tree looks like.
 
 Tests never wait for the machine to be fast or slow enough: when a test needs transfers to be
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import harness
-from harness import App, AppDirs, LoopbackService, XServer
+from harness import App, AppDirs, LoopbackService, XServer, wait_for
 
 # Eiffel Tower at zoom 10: the map most tests start from.
 PARIS = {"mapLatitude": 48.8584, "mapLongitude": 2.2945, "mapZoom": 10}
@@ -123,3 +124,56 @@ def paris(dirs):
     """Settings for a returning user looking at Paris, so no introduction card covers the map."""
     dirs.write_settings(seenIntroduction=True, **PARIS)
     return dict(PARIS)
+
+
+# Touch (touch.py, imported only by the tests that use it): one gtk4-broadwayd and one Chromium
+# per test module, an app per test.
+
+@pytest.fixture(scope="module")
+def broadway(session_dir, runtime_dir):
+    from touch import BroadwayDisplay
+    display = BroadwayDisplay(session_dir, runtime_dir)
+    yield display
+    display.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(session_dir, broadway):
+    from touch import Browser
+    chromium = Browser(session_dir, broadway.url)
+    yield chromium
+    chromium.stop()
+
+
+@pytest.fixture
+def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
+    """touch_app() -> a started app on the Broadway display, its map showing; stopped after
+    the test (a screenshot and the app's log are kept when the test failed)."""
+    from touch import BroadwayApp
+    apps: list[BroadwayApp] = []
+
+    def start() -> BroadwayApp:
+        app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env()}, tmp_path, dirs.root)
+        apps.append(app)
+        app.start()
+        try:
+            app.wait_for_map()
+        except AssertionError as error:
+            # Seen now and then: the window is up but its map never asks for a single tile.
+            raise AssertionError(f"{error}\n{len(loopback.requests('tile'))} tile requests reached "
+                                 f"the loopback service") from None
+        return app
+
+    yield start
+
+    failed = any(getattr(request.node, f"report_{when}", None) is not None
+                 and getattr(request.node, f"report_{when}").failed for when in ("setup", "call"))
+    if failed and any(app.running for app in apps):
+        print(f"\nscreenshot at failure: {browser.screenshot(tmp_path / 'failure.png')}")
+    for app in apps:
+        app.kill()
+    if failed and apps:
+        print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
+    # The next test's window must not be confused with this one's.
+    wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
+             message="the app's surfaces to leave the page")

@@ -1,7 +1,7 @@
 """The photo viewer (issue 14, part 3), on the real binary through AT-SPI, the keyboard and the
 pointer: previous/next, zoom and pan, Delete with Undo, Save As… writing the photo's own bytes,
 Copy Image, and the attribution of every licence. Touch (swipe, pinch, double-tap) is in
-test_touch.py.
+test_touch_viewer.py.
 
 What the viewer exposes (seen here, GTK 4.18 / libadwaita 1.7):
 * its page is an AdwNavigationPage named after the photo, its header subtitle a label "N of M";

@@ -164,14 +164,16 @@ class Browser:
         self._endpoint: str | None = None
         self._found = threading.Event()
         # Own process group: Chromium forks zygotes and helpers that must all go at the end.
-        # Kept off the accessibility bus, which the AT-SPI app tests share.
+        # Kept off the accessibility bus, which the AT-SPI app tests share, and off the session
+        # bus: there it started the accessibility bus, and if no AT-SPI test had yet given the
+        # bus our display, the apps of every later AT-SPI test were never found.
         self.proc = subprocess.Popen(
             [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-pinch",
              "--remote-debugging-port=0", f"--user-data-dir={workdir / 'chromium-profile'}",
              "--no-first-run", "--no-default-browser-check", "--disable-extensions",
              "--disable-renderer-accessibility",
              f"--window-size={viewport[0]},{viewport[1]}", "about:blank"],
-            env={**os.environ, "NO_AT_BRIDGE": "1"},
+            env={**os.environ, "NO_AT_BRIDGE": "1", "DBUS_SESSION_BUS_ADDRESS": "disabled:"},
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
             text=True, start_new_session=True)
         # Drained for the whole run, or Chromium would block on a full pipe.
@@ -242,9 +244,22 @@ class Browser:
         # Otherwise Chromium pans or zooms its own page during a swipe or a pinch.
         self.evaluate("document.documentElement.style.touchAction = 'none';"
                       "document.body.style.touchAction = 'none'; true")
+        # A touch's events all go to the element it started on, and Broadway listens on the
+        # document. Broadway replaces the elements of whatever GTK redraws, so a finger on a photo
+        # being zoomed (or beside a button appearing) was left on an element out of the page: its
+        # moves and its lift never bubbled up, and GTK saw a finger that never lifted. A surface's
+        # own element (a <div> on the body) lives as long as the surface: it alone takes input.
+        # (Broadway reads positions from the event, not from the element.)
+        self.evaluate("const style = document.createElement('style');"
+                      "style.textContent = 'body > div * { pointer-events: none !important; }';"
+                      "document.head.appendChild(style); true")
         size = self.evaluate("[innerWidth, innerHeight]")
         if tuple(size) != tuple(viewport):
             raise HarnessError(f"browser viewport is {size}, wanted {viewport}")
+
+    def move_mouse(self, x: float, y: float) -> None:
+        """A mouse (not a finger) moving to (x, y) on the page."""
+        self.call("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
 
     def screenshot(self, path: Path) -> Path:
         data = self.call("Page.captureScreenshot", format="png")["data"]
@@ -315,6 +330,13 @@ class TouchScreen:
         self.down(f1=(x, y))
         time.sleep(0.05)   # a quick tap, well under GTK's long-press time
         self.up()
+
+    def double_tap(self, x: float, y: float) -> None:
+        """Two taps with no pause: GTK counts a second press only within its double-click
+        time (400 ms) of the first, which a pause plus a slow machine could outlast."""
+        for _ in range(2):
+            self.down(f1=(x, y))
+            self.up()
 
     def long_press(self, x: float, y: float, hold: float = 1.0, until=None, timeout: float = 10.0,
                    what: str = "the long press's effect"):
