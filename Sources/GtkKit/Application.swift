@@ -3,7 +3,10 @@ package import CShim
 /// AdwApplication: the app's process-wide object, its actions and their keys.
 @MainActor
 public final class Application: Object {
+    /// Registers the app's compiled-in resources first: at start-up libadwaita loads the
+    /// application's `style.css` from its resource path (derived from `id`).
     public init(id: String) {
+        vt_resources_register_resource()
         super.init(taking: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
     }
     package var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }

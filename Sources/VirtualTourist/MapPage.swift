@@ -53,8 +53,9 @@ final class MapPage {
         let bannerLabel = Label(tr("Tap Pins to Delete"))
         bannerLabel.addCSSClass("edit-banner")
         banner = Revealer(child: bannerLabel)
-        // Over the map, not above it: entering edit mode must not shift the map.
-        banner.setAlign(vertical: .start)
+        // Over the map, not above it: entering edit mode must not shift the map. A pill in the
+        // middle: a full-width bar hid the map's zoom-in button.
+        banner.setAlign(horizontal: .center, vertical: .start)
         editButton.onToggled { [unowned self] in self.editingChanged() }
 
         let overlay = Overlay(child: map)

@@ -84,7 +84,6 @@ final class TouristApplication {
             window.present()
             return
         }
-        Style.load(AppStyle.css)
         Trace.shared?.event("activated")
         var problems = settingsProblem.map { [$0.localizedDescription] } ?? []
         do {

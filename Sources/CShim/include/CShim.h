@@ -7,3 +7,4 @@
 #include "vt_calls.h"         // variadic and GValue calls
 #include "vt_main_queue.h"    // Swift's main actor drained from the GLib loop
 #include "vt_tile_source.h"   // map tiles over the app's SoupSession (a GObject subclass)
+#include "vt_resources.h"     // the app's resources (its CSS), compiled in
