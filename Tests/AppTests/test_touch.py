@@ -83,6 +83,16 @@ def wait_photos_shown(app: BroadwayApp, dirs, pin_id: int) -> list[Picture]:
                     10, 0.1, lambda: f"the album's {PER_ALBUM} photos on the page:\n{app.scene().describe()}")
 
 
+def album_by_touch(app: BroadwayApp, dirs, settings: dict, dx: float, dy: float):
+    """Press and hold (dx, dy) from the map's centre, tap the pin, and wait for the whole album:
+    (map view, pin id, the photos on the page)."""
+    view = map_view(app, settings)
+    point = centre_offset(view, dx, dy)
+    pin_id, _, _ = drop_pin(app, dirs, view, point)
+    open_album(app, dirs, point, pin_id)
+    return view, pin_id, wait_photos_shown(app, dirs, pin_id)
+
+
 def quit_cleanly(app: BroadwayApp) -> None:
     code = app.stop()
     assert code == 0, f"the app exited with {code} when asked to quit after touch input; log:\n{app.log_tail()}"
@@ -148,11 +158,7 @@ def test_tap_on_pin_opens_its_album(touch_app, dirs, paris):
 
 def test_tap_on_photo_removes_it(touch_app, dirs, paris):
     app = touch_app()
-    view = map_view(app, paris)
-    point = centre_offset(view, 100, 100)
-    pin_id, _, _ = drop_pin(app, dirs, view, point)
-    open_album(app, dirs, point, pin_id)
-    before = wait_photos_shown(app, dirs, pin_id)
+    _, pin_id, before = album_by_touch(app, dirs, paris, 100, 100)
     rows = photo_rows(dirs, pin_id)
 
     # The grid's first cell (top left) shows the photo at position 0.
@@ -216,11 +222,7 @@ def test_edge_swipe_goes_back_to_map(touch_app, dirs, paris):
 # bare AdwNavigationView); the app resets the view's gestures when it opens an album.
 def test_edge_swipe_goes_back_after_tapping_pin(touch_app, dirs, paris):
     app = touch_app()
-    view = map_view(app, paris)
-    point = centre_offset(view, -60, 120)
-    pin_id, _, _ = drop_pin(app, dirs, view, point)
-    open_album(app, dirs, point, pin_id)
-    wait_photos_shown(app, dirs, pin_id)
+    view, pin_id, _ = album_by_touch(app, dirs, paris, -60, 120)
     swipe_back(app, view)
     assert_back_on_map(app, view)
 

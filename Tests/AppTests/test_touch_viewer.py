@@ -12,8 +12,7 @@ from __future__ import annotations
 import itertools
 
 from harness import wait_for
-from test_touch import (PER_ALBUM, centre_offset, drop_pin, map_view, open_album, photo_rows,
-                        quit_cleanly, wait_photos_shown)
+from test_touch import PER_ALBUM, album_by_touch, photo_rows, quit_cleanly
 from touch import BroadwayApp, Point
 
 ICON = 24   # px; the arrow buttons' icons are 16, photos and text far larger
@@ -50,11 +49,7 @@ def arrows(app: BroadwayApp, centre: Point) -> list:
 
 def test_viewer_by_touch(touch_app, dirs, paris):
     app = touch_app()
-    view = map_view(app, paris)
-    point = centre_offset(view, 100, 100)
-    pin_id, _, _ = drop_pin(app, dirs, view, point)
-    open_album(app, dirs, point, pin_id)
-    photos = wait_photos_shown(app, dirs, pin_id)
+    view, pin_id, photos = album_by_touch(app, dirs, paris, 100, 100)
     ids = [row[0] for row in photo_rows(dirs, pin_id)]
 
     # Press and hold on the second photo opens it (a tap would remove it).
