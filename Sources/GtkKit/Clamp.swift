@@ -4,10 +4,10 @@ internal import CShim
 /// natural size, which a size request cannot lower).
 @MainActor
 public final class Clamp: Widget {
-    public init(child: Widget, orientation: Orientation, maximum: Int32) {
+    public init(child: Widget?, orientation: Orientation, maximum: Int32) {
         super.init(adw_clamp_new())
         gtk_orientable_set_orientation(vt_orientable(raw), orientation.gtk)
-        adw_clamp_set_child(vt_adw_clamp(raw), child.widget)
+        adw_clamp_set_child(vt_adw_clamp(raw), child?.widget)
         self.maximum = maximum
     }
     /// Moving a widget between clamps: the wrapper's reference keeps it alive in between.

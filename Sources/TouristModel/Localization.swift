@@ -30,16 +30,16 @@ public enum Localization {
             // "de_DE.UTF-8@euro" → "de-DE"; only letters, so nothing odd reaches the URL.
             let base = name.split(whereSeparator: { ".@".contains($0) }).first ?? ""
             let parts = base.split(separator: "_").map(String.init)
+            // Two or three letters: "C" and "POSIX" are no language.
             guard let language = parts.first, (2...3).contains(language.count),
-                  language.allSatisfy({ $0.isASCII && $0.isLetter }), language != "C" else { return nil }
+                  language.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
             if parts.count == 2, (2...3).contains(parts[1].count), parts[1].allSatisfy({ $0.isASCII && $0.isLetter }) {
                 return "\(language.lowercased())-\(parts[1].uppercased())"
             }
             return language.lowercased()
         }
-        let primary = locale.split(separator: ".").first.map(String.init) ?? ""
-        guard primary != "C", primary != "POSIX", tag(Substring(locale)) != nil else { return nil }
         // glibc ignores LANGUAGE in the C locale; so do we.
+        guard tag(Substring(locale)) != nil else { return nil }
         let names = (environment["LANGUAGE"].map { $0.split(separator: ":") } ?? []) + [Substring(locale)]
         var tags: [String] = []
         for name in names {

@@ -68,19 +68,19 @@ enum AppAction: String, CaseIterable {
     }
 
     /// Installs the actions of one scope with their handlers, and their accelerators. Every
-    /// action of the scope must have a handler (GTK's own `showHelp` excepted: only its keys).
+    /// action of the scope must have a handler, except `showHelp`: GTK adds that action with the
+    /// help overlay, and only its keys are set here.
     @MainActor
     static func install(_ scope: Scope, on map: Object, application: Application,
                         handlers: [AppAction: @MainActor () -> Void],
                         int64Handlers: [AppAction: @MainActor (Int64) -> Void] = [:]) -> [Action] {
         var installed: [Action] = []
         for action in allCases where action.scope == scope {
-            if action == .showHelp {
-            } else if let handler = handlers[action] {
+            if let handler = handlers[action] {
                 installed.append(Action(action.rawValue, in: map, handler))
             } else if let handler = int64Handlers[action] {
                 installed.append(Action(action.rawValue, in: map, int64: handler))
-            } else {
+            } else if action != .showHelp {
                 preconditionFailure("no handler for \(action.detailedName)")
             }
             if !action.accelerators.isEmpty {

@@ -33,7 +33,7 @@ final class PlaceSearch {
         entry.setExpand(horizontal: true)
         barSlot = Clamp(child: entry, orientation: .horizontal, maximum: 520)
         bar = SearchBar(entry: entry, child: barSlot)
-        headerSlot = Clamp(child: Label(), orientation: .horizontal, maximum: 400)
+        headerSlot = Clamp(child: nil, orientation: .horizontal, maximum: 400)
         headerSlot.setExpand(horizontal: true)
         button.bindActive(to: bar, property: "search-mode-enabled")
 

@@ -34,19 +34,12 @@ enum ShortcutsHelp {
          (.viewer, tr("Delete the photo"), "Delete")]
     }
 
-    /// Every line of the help, by group, in the help's order.
-    static var lines: [(group: Group, title: String, accelerator: String)] {
-        let actions = AppAction.allCases.compactMap { action in
-            action.help.map { (group: $0.group, title: $0.title, accelerator: action.accelerators.joined(separator: " ")) }
-        }
-        // The map's search first, the general actions last; page keys after their group's actions.
-        return Group.allCases.flatMap { group in
-            actions.filter { $0.group == group } + pageKeys.filter { $0.group == group }
-        }
-    }
-
-    /// Built after the catalogue is bound (the titles are translated).
+    /// Built after the catalogue is bound (the titles are translated). In each group the
+    /// actions come first, in `AppAction`'s order, then the pages' keys.
     static func install(on window: ApplicationWindow) {
+        let lines = AppAction.allCases.compactMap { action in
+            action.help.map { (group: $0.group, title: $0.title, accelerator: action.accelerators.joined(separator: " ")) }
+        } + pageKeys
         let groups = Group.allCases.map { group in
             ShortcutsWindowBuilder.Group(title: group.title, shortcuts: lines.filter { $0.group == group }.map {
                 (title: $0.title, accelerator: $0.accelerator)
