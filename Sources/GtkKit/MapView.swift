@@ -5,13 +5,17 @@ import TouristModel
 @MainActor
 public final class MapView: Widget {
     private let markerLayer: OpaquePointer
+    /// The pins, drawn by one layer under the marker widgets.
+    public let marks: MapMarks
 
     public init(source: TileSource, interactive: Bool = true) {
         let simple = vt_shumate_simple_map(UnsafeMutableRawPointer(shumate_simple_map_new()))
         shumate_simple_map_set_map_source(simple, source.mapSource)
-        // Owned by the map once added as an overlay layer below.
+        // Both owned by the map once added as overlay layers below; the marker widgets on top.
+        marks = MapMarks(viewport: shumate_simple_map_get_viewport(simple))
         markerLayer = shumate_marker_layer_new(shumate_simple_map_get_viewport(simple))
         super.init(UnsafeMutableRawPointer(simple!))
+        shumate_simple_map_add_overlay_layer(simple, vt_shumate_layer(UnsafeMutableRawPointer(marks.layer)))
         shumate_simple_map_add_overlay_layer(simple, vt_shumate_layer(UnsafeMutableRawPointer(markerLayer)))
         Self.nameZoomButtons(in: widget)
         if !interactive {
@@ -105,8 +109,10 @@ public final class MapView: Widget {
         }
     }
 
-    /// Whether a point (in `mapArea` coordinates) is on a marker rather than on the map itself.
+    /// Whether a point (in `mapArea` coordinates) is on a drawn mark or a marker rather than on
+    /// the map itself.
     public func hasMarker(atX x: Double, y: Double) -> Bool {
+        if marks.index(atX: x, y: y) != nil { return true }
         let map = mapWidget
         var widget = gtk_widget_pick(map, x, y, GTK_PICK_DEFAULT)
         while let current = widget, current != map {

@@ -86,6 +86,11 @@ public class Widget: Object {
         get { gtk_widget_get_focusable(widget).isTrue }
         set { gtk_widget_set_focusable(widget, newValue.g) }
     }
+    /// Whether pointer and touch input can land here (false: it goes to what is underneath).
+    public var canTarget: Bool {
+        get { gtk_widget_get_can_target(widget).isTrue }
+        set { gtk_widget_set_can_target(widget, newValue.g) }
+    }
     /// Whether a click moves focus here (false: a click leaves focus where it was).
     public var focusOnClick: Bool {
         get { gtk_widget_get_focus_on_click(widget).isTrue }

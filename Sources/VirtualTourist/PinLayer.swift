@@ -1,9 +1,12 @@
 import GtkKit
 import TouristModel
 
-/// The pins on the map, as markers: pins that would overlap are grouped (see `PinClusters`) and
-/// only groups in or near the visible area have a widget, so thousands of pins cost about as
-/// much as a screenful.
+/// The pins on the map. Pins that would overlap are grouped (see `PinClusters`); the groups and
+/// pins in or near the view are drawn by one layer (`MapMarks`), which also says what a tap or a
+/// press lands on, so a frame of a pan or zoom costs a texture per mark. For the keyboard and
+/// screen readers each mark also has a stand-in button (`PinMarker`, `ClusterMarker`), placed
+/// once the map rests: making and naming widgets is what costs, and nobody tabs through a
+/// moving map.
 @MainActor
 final class PinLayer {
     private enum Shown {
@@ -19,22 +22,29 @@ final class PinLayer {
     }
 
     private unowned let map: MapView
-    /// 80 px: a pin icon is 32 px and a group badge 40 px, so neighbours keep some air; fewer
-    /// markers also means less layout on every frame of a pan.
+    /// 80 px: a pin icon is 32 px and a group badge 40 px, so neighbours keep some air.
     private var clusters = PinClusters(cellSize: 80)
+    /// What the layer draws, in its order: `MapMarks` answers a hit with an index in here.
+    private var drawn: [PinClusters.Cluster] = []
+    /// The stand-ins, by cluster key.
     private var shown: [String: Shown] = [:]
-    /// Where markers were last chosen: a pan shorter than the margin keeps them all.
+    private let standIns = Debouncer(milliseconds: 150)
+    /// Where marks were last chosen: a pan shorter than the margin keeps them all.
     private var lastCenter: (x: Double, y: Double)?
     private var lastLevel = -1
     private var lastSize: (Int32, Int32) = (0, 0)
     /// Used before the map has a size, so the first screenful is never empty.
     private let fallbackSize: (width: Int32, height: Int32)
+    /// The press being tapped was held down (it dropped a pin, or is not a tap).
+    private var pressHeld = false
 
     var onActivate: ((Pin) -> Void)?
 
     var isDeletable = false {
         didSet {
+            guard isDeletable != oldValue else { return }
             for case .pin(let marker) in shown.values { marker.isDeletable = isDeletable }
+            drawMarks()
         }
     }
 
@@ -42,6 +52,44 @@ final class PinLayer {
         self.map = map
         self.fallbackSize = fallbackSize
         map.onViewportChanged { [unowned self] in self.update(force: false) }
+        addInput()
+    }
+
+    /// Taps and hovering, hit-tested against the drawn marks. A tap is a release without a
+    /// drag (the gesture gives up when the pointer moves) or a hold before it.
+    private func addInput() {
+        let area = map.mapArea
+        let tap = ClickGesture()
+        tap.onPressed { [unowned self] _, _, _ in self.pressHeld = false }
+        tap.onReleased { [unowned self] presses, x, y in
+            guard presses == 1, !self.pressHeld, let index = self.map.marks.index(atX: x, y: y),
+                  index < self.drawn.count else { return }
+            let cluster = self.drawn[index]
+            // After the gesture has finished with this release: what it opens resets the map's
+            // gestures.
+            MainLoop.idle { [weak self] in self?.activate(cluster) }
+        }
+        area.addController(tap)
+        let hold = LongPressGesture()
+        hold.onPressed { [unowned self] _, _ in self.pressHeld = true }
+        area.addController(hold)
+        let motion = MotionController()
+        motion.onMotion { [unowned self] x, y in self.hover(self.map.marks.index(atX: x, y: y)) }
+        motion.onLeave { [unowned self] in self.hover(nil) }
+        area.addController(motion)
+    }
+
+    private var hovered: Int?
+
+    private func hover(_ index: Int?) {
+        guard index != hovered else { return }
+        hovered = index
+        map.marks.setHovered(index)
+        map.mapArea.setCursor(named: index == nil ? nil : "pointer")
+    }
+
+    private func activate(_ cluster: PinClusters.Cluster) {
+        if cluster.count == 1 { onActivate?(cluster.pins[0]) } else { zoomIn(on: cluster) }
     }
 
     /// Shows exactly these pins (what the store holds, less those pending deletion).
@@ -88,22 +136,40 @@ final class PinLayer {
         lastLevel = level
         lastSize = (width, height)
 
-        let visible = clusters.visibleClusters(center: Coordinate(latitude: map.latitude, longitude: map.longitude),
-                                               zoom: zoom, width: Double(width), height: Double(height), margin: margin)
+        drawn = clusters.visibleClusters(center: Coordinate(latitude: map.latitude, longitude: map.longitude),
+                                         zoom: zoom, width: Double(width), height: Double(height), margin: margin)
+        drawMarks()
+        standIns.schedule { [unowned self] in self.placeStandIns() }
+    }
+
+    private func drawMarks() {
+        hovered = nil
+        map.marks.show(drawn.map { cluster in
+            let kind: MapMarks.Kind = cluster.count > 1 ? .group(count: cluster.count)
+                : isDeletable ? .mutedPin : .pin
+            return MapMarks.Mark(latitude: cluster.coordinate.latitude, longitude: cluster.coordinate.longitude, kind: kind)
+        })
+    }
+
+    /// Gives every drawn mark its stand-in, reusing those of marks that left.
+    private func placeStandIns() {
         var next: [String: Shown] = [:]
-        next.reserveCapacity(visible.count)
+        next.reserveCapacity(drawn.count)
         var fresh: [PinClusters.Cluster] = []
-        for cluster in visible {
+        for cluster in drawn {
             if let existing = shown.removeValue(forKey: cluster.key) {
-                // The same pin with other values (its album was filled): a marker hands the
-                // pin it shows to whoever taps it, so it must be the stored one.
-                if case .pin(let marker) = existing, marker.pin != cluster.pins[0] { marker.show(cluster.pins[0]) }
+                // The same pin with other values (its album was filled): a stand-in hands the
+                // pin it shows to whoever activates it, so it must be the stored one.
+                switch existing {
+                case .pin(let marker): marker.show(cluster.pins[0])
+                case .group(let marker): marker.show(cluster)
+                }
                 next[cluster.key] = existing
             } else {
                 fresh.append(cluster)
             }
         }
-        // Markers that left the view take the new clusters' places before any widget is made.
+        // Stand-ins of marks that left take the new marks' places before any widget is made.
         var sparePins: [PinMarker] = [], spareGroups: [ClusterMarker] = []
         for leftover in shown.values {
             switch leftover {

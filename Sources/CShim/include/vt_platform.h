@@ -10,6 +10,7 @@
 #include <shumate/shumate.h>
 #include <libsoup/soup.h>
 #include <glib-unix.h>
+#include <math.h>
 
 #if !GTK_CHECK_VERSION(4, 14, 0) || !ADW_CHECK_VERSION(1, 5, 0) || !SOUP_CHECK_VERSION(3, 4, 0)
 #error "Virtual Tourist needs GTK >= 4.14, libadwaita >= 1.5, libsoup >= 3.4 (./meson-helpers/dev runs in a Debian 13 root when the system is older)"

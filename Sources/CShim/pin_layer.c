@@ -1,0 +1,259 @@
+// VtPinLayer: every pin and pin group in view, drawn by one widget. In C because it subclasses
+// ShumateLayer and draws in GtkWidget's snapshot vfunc, which Swift cannot implement.
+// A marker widget per pin cost a measure, an allocation and a CSS-styled snapshot (a recoloured
+// icon, or a label's text) on every frame of a pan or zoom; here a frame costs one texture per
+// mark. The images are drawn once per look (and per count for groups) with a private cairo
+// renderer, so they are memory textures the window's renderer keeps, whichever it is.
+// Input and accessibility stay with the caller: it hit-tests with vt_pin_layer_mark_at and
+// gives the pins in view focusable, named stand-ins.
+#include "vt_pin_layer.h"
+
+#define PIN_SIZE 32.0           // the location icon, its tip at the bottom centre
+#define GROUP_HEIGHT 40.0       // a 34 px badge inside a 3 px ring
+#define GROUP_RING 3.0
+#define GROUP_PADDING 4.0
+#define GROUP_CACHE_LIMIT 512   // distinct counts kept drawn
+
+struct _VtPinLayer {
+    ShumateLayer parent_instance;
+    VtPinMark *marks;
+    guint n_marks;
+    int hovered;
+    GskRenderer *painter;       // a cairo renderer that draws the images
+    int images_scale;           // the scale the cached images were drawn at
+    GdkTexture *pins[2][2];     // [muted][hovered]
+    GHashTable *groups;         // "count|hovered" -> GdkTexture
+};
+
+G_DEFINE_FINAL_TYPE(VtPinLayer, vt_pin_layer, SHUMATE_TYPE_LAYER)
+
+static const GdkRGBA RED = {0xe0 / 255.0, 0x1b / 255.0, 0x24 / 255.0, 1};
+static const GdkRGBA RED_HOVER = {1, 0x3b / 255.0, 0x42 / 255.0, 1};
+static const GdkRGBA GREY = {0x9a / 255.0, 0x99 / 255.0, 0x96 / 255.0, 1};
+static const GdkRGBA GREY_HOVER = {0x77 / 255.0, 0x76 / 255.0, 0x7b / 255.0, 1};
+static const GdkRGBA WHITE = {1, 1, 1, 1};
+static const GdkRGBA RING = {1, 1, 1, 0.85};
+
+static void forget_images(VtPinLayer *self) {
+    for (int muted = 0; muted < 2; muted++)
+        for (int hovered = 0; hovered < 2; hovered++)
+            g_clear_object(&self->pins[muted][hovered]);
+    g_hash_table_remove_all(self->groups);
+}
+
+// Draws `node` (in logical pixels, from the origin) at the widget's scale.
+static GdkTexture *paint(VtPinLayer *self, GskRenderNode *node, double width, double height) {
+    GtkWidget *widget = GTK_WIDGET(self);
+    if (self->painter == NULL) {
+        GskRenderer *renderer = gsk_cairo_renderer_new();
+        if (!gsk_renderer_realize_for_display(renderer, gtk_widget_get_display(widget), NULL)) {
+            g_object_unref(renderer);
+            gsk_render_node_unref(node);
+            return NULL;
+        }
+        self->painter = renderer;
+    }
+    double scale = self->images_scale;
+    // An identity scale is no transform (NULL).
+    GskTransform *zoom = gsk_transform_scale(NULL, (float)scale, (float)scale);
+    GskRenderNode *scaled = zoom != NULL ? gsk_transform_node_new(node, zoom) : gsk_render_node_ref(node);
+    gsk_transform_unref(zoom);
+    graphene_rect_t viewport = GRAPHENE_RECT_INIT(0, 0, (float)ceil(width * scale), (float)ceil(height * scale));
+    GdkTexture *texture = gsk_renderer_render_texture(self->painter, scaled, &viewport);
+    gsk_render_node_unref(scaled);
+    gsk_render_node_unref(node);
+    return texture;
+}
+
+static GdkTexture *pin_image(VtPinLayer *self, gboolean muted, gboolean hovered) {
+    GdkTexture **slot = &self->pins[muted ? 1 : 0][hovered ? 1 : 0];
+    if (*slot != NULL) return *slot;
+    GtkWidget *widget = GTK_WIDGET(self);
+    GtkIconTheme *theme = gtk_icon_theme_get_for_display(gtk_widget_get_display(widget));
+    GtkIconPaintable *icon = gtk_icon_theme_lookup_icon(theme, "mark-location-symbolic", NULL, (int)PIN_SIZE,
+                                                        self->images_scale, gtk_widget_get_direction(widget), 0);
+    GdkRGBA colors[4] = {muted ? (hovered ? GREY_HOVER : GREY) : (hovered ? RED_HOVER : RED)};
+    colors[1] = colors[2] = colors[3] = colors[0];
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    gtk_symbolic_paintable_snapshot_symbolic(GTK_SYMBOLIC_PAINTABLE(icon), GDK_SNAPSHOT(snapshot),
+                                             PIN_SIZE, PIN_SIZE, colors, G_N_ELEMENTS(colors));
+    g_object_unref(icon);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+    if (node == NULL) return NULL;
+    *slot = paint(self, node, PIN_SIZE, PIN_SIZE);
+    return *slot;
+}
+
+static void group_label(guint count, char *text, size_t size) {
+    if (count > 999) g_strlcpy(text, "999+", size);
+    else g_snprintf(text, size, "%u", count);
+}
+
+static GdkTexture *group_image(VtPinLayer *self, guint count, gboolean hovered) {
+    char key[32];
+    g_snprintf(key, sizeof key, "%u|%d", MIN(count, 1000u), hovered ? 1 : 0);
+    GdkTexture *cached = g_hash_table_lookup(self->groups, key);
+    if (cached != NULL) return cached;
+    if (g_hash_table_size(self->groups) >= GROUP_CACHE_LIMIT) g_hash_table_remove_all(self->groups);
+
+    char text[16];
+    group_label(count, text, sizeof text);
+    PangoLayout *layout = gtk_widget_create_pango_layout(GTK_WIDGET(self), text);
+    PangoAttrList *attributes = pango_attr_list_new();
+    pango_attr_list_insert(attributes, pango_attr_weight_new(PANGO_WEIGHT_BOLD));
+    pango_layout_set_attributes(layout, attributes);
+    pango_attr_list_unref(attributes);
+    PangoRectangle logical;
+    pango_layout_get_pixel_extents(layout, NULL, &logical);
+
+    // As the CSS badge it replaces: at least round, wider for long counts.
+    double height = GROUP_HEIGHT;
+    double width = MAX(height, logical.width + 2 * (GROUP_PADDING + GROUP_RING));
+    graphene_rect_t outer = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+    graphene_rect_t inner = GRAPHENE_RECT_INIT(GROUP_RING, GROUP_RING, (float)(width - 2 * GROUP_RING),
+                                               (float)(height - 2 * GROUP_RING));
+    GskRoundedRect round;
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    gsk_rounded_rect_init_from_rect(&round, &outer, (float)(height / 2));
+    gtk_snapshot_push_rounded_clip(snapshot, &round);
+    gtk_snapshot_append_color(snapshot, &RING, &outer);
+    gtk_snapshot_pop(snapshot);
+    gsk_rounded_rect_init_from_rect(&round, &inner, (float)(height / 2 - GROUP_RING));
+    gtk_snapshot_push_rounded_clip(snapshot, &round);
+    gtk_snapshot_append_color(snapshot, hovered ? &RED_HOVER : &RED, &inner);
+    gtk_snapshot_pop(snapshot);
+    gtk_snapshot_save(snapshot);
+    gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)((width - logical.width) / 2 - logical.x),
+                                                          (float)((height - logical.height) / 2 - logical.y)));
+    gtk_snapshot_append_layout(snapshot, layout, &WHITE);
+    gtk_snapshot_restore(snapshot);
+    g_object_unref(layout);
+
+    GdkTexture *texture = paint(self, gtk_snapshot_free_to_node(snapshot), width, height);
+    if (texture != NULL) g_hash_table_insert(self->groups, g_strdup(key), texture);
+    return texture;
+}
+
+static GdkTexture *image_for(VtPinLayer *self, const VtPinMark *mark, gboolean hovered) {
+    int scale = gtk_widget_get_scale_factor(GTK_WIDGET(self));
+    if (scale != self->images_scale) {
+        forget_images(self);
+        self->images_scale = scale;
+    }
+    if (mark->kind == VT_PIN_MARK_GROUP) return group_image(self, mark->count, hovered);
+    return pin_image(self, mark->kind == VT_PIN_MARK_PIN_MUTED, hovered);
+}
+
+// Where a mark's image goes, in the layer's coordinates.
+static gboolean mark_bounds(VtPinLayer *self, const VtPinMark *mark, GdkTexture *image, graphene_rect_t *bounds) {
+    ShumateViewport *viewport = shumate_layer_get_viewport(SHUMATE_LAYER(self));
+    double x = 0, y = 0;
+    shumate_viewport_location_to_widget_coords(viewport, GTK_WIDGET(self), mark->latitude, mark->longitude, &x, &y);
+    if (!isfinite(x) || !isfinite(y)) return FALSE;
+    double width = (double)gdk_texture_get_width(image) / self->images_scale;
+    double height = (double)gdk_texture_get_height(image) / self->images_scale;
+    // A pin's tip is on the place; a group is centred on it. Whole pixels keep the images sharp.
+    double left = round(x - width / 2), top = mark->kind == VT_PIN_MARK_GROUP ? round(y - height / 2) : round(y - height);
+    *bounds = GRAPHENE_RECT_INIT((float)left, (float)top, (float)width, (float)height);
+    return TRUE;
+}
+
+static void vt_pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
+    VtPinLayer *self = VT_PIN_LAYER(widget);
+    graphene_rect_t view = GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(widget),
+                                              (float)gtk_widget_get_height(widget));
+    for (guint i = 0; i < self->n_marks; i++) {
+        GdkTexture *image = image_for(self, &self->marks[i], (int)i == self->hovered);
+        graphene_rect_t bounds;
+        if (image == NULL || !mark_bounds(self, &self->marks[i], image, &bounds)) continue;
+        if (graphene_rect_intersection(&bounds, &view, NULL)) gtk_snapshot_append_texture(snapshot, image, &bounds);
+    }
+}
+
+static void vt_pin_layer_unrealize(GtkWidget *widget) {
+    VtPinLayer *self = VT_PIN_LAYER(widget);
+    forget_images(self);
+    if (self->painter != NULL) {
+        gsk_renderer_unrealize(self->painter);
+        g_clear_object(&self->painter);
+    }
+    GTK_WIDGET_CLASS(vt_pin_layer_parent_class)->unrealize(widget);
+}
+
+static void vt_pin_layer_system_setting_changed(GtkWidget *widget, GtkSystemSetting setting) {
+    // A new font or font rendering changes the groups' counts.
+    forget_images(VT_PIN_LAYER(widget));
+    gtk_widget_queue_draw(widget);
+    GTK_WIDGET_CLASS(vt_pin_layer_parent_class)->system_setting_changed(widget, setting);
+}
+
+static void vt_pin_layer_constructed(GObject *object) {
+    G_OBJECT_CLASS(vt_pin_layer_parent_class)->constructed(object);
+    // The marks move with the map: any change of centre, zoom or rotation redraws.
+    g_signal_connect_object(shumate_layer_get_viewport(SHUMATE_LAYER(object)), "notify",
+                            G_CALLBACK(gtk_widget_queue_draw), object, G_CONNECT_SWAPPED);
+}
+
+static void vt_pin_layer_finalize(GObject *object) {
+    VtPinLayer *self = VT_PIN_LAYER(object);
+    forget_images(self);
+    g_hash_table_unref(self->groups);
+    g_clear_object(&self->painter);
+    g_free(self->marks);
+    G_OBJECT_CLASS(vt_pin_layer_parent_class)->finalize(object);
+}
+
+static void vt_pin_layer_class_init(VtPinLayerClass *klass) {
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+    object_class->constructed = vt_pin_layer_constructed;
+    object_class->finalize = vt_pin_layer_finalize;
+    widget_class->snapshot = vt_pin_layer_snapshot;
+    widget_class->unrealize = vt_pin_layer_unrealize;
+    widget_class->system_setting_changed = vt_pin_layer_system_setting_changed;
+    // A picture: the stand-ins the caller gives screen readers are the pins.
+    gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_PRESENTATION);
+}
+
+static void vt_pin_layer_init(VtPinLayer *self) {
+    self->hovered = -1;
+    self->images_scale = 1;
+    self->groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_object_unref);
+    // Hit-testing is the caller's (vt_pin_layer_mark_at): the map under the layer keeps its input.
+    gtk_widget_set_can_target(GTK_WIDGET(self), FALSE);
+}
+
+VtPinLayer *vt_pin_layer_new(ShumateViewport *viewport) {
+    return g_object_new(VT_TYPE_PIN_LAYER, "viewport", viewport, NULL);
+}
+
+void vt_pin_layer_set_marks(VtPinLayer *self, const VtPinMark *marks, guint n_marks) {
+    g_return_if_fail(VT_IS_PIN_LAYER(self));
+    g_free(self->marks);
+    self->marks = n_marks > 0 ? g_memdup2(marks, sizeof(VtPinMark) * n_marks) : NULL;
+    self->n_marks = n_marks;
+    self->hovered = -1;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+int vt_pin_layer_mark_at(VtPinLayer *self, double x, double y) {
+    g_return_val_if_fail(VT_IS_PIN_LAYER(self), -1);
+    const graphene_point_t point = GRAPHENE_POINT_INIT((float)x, (float)y);
+    // Backwards: the last drawn is on top.
+    for (guint i = self->n_marks; i-- > 0;) {
+        GdkTexture *image = image_for(self, &self->marks[i], FALSE);
+        graphene_rect_t bounds;
+        if (image != NULL && mark_bounds(self, &self->marks[i], image, &bounds) &&
+            graphene_rect_contains_point(&bounds, &point))
+            return (int)i;
+    }
+    return -1;
+}
+
+void vt_pin_layer_set_hovered(VtPinLayer *self, int index) {
+    g_return_if_fail(VT_IS_PIN_LAYER(self));
+    int next = index >= 0 && (guint)index < self->n_marks ? index : -1;
+    if (next == self->hovered) return;
+    self->hovered = next;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}

@@ -1,0 +1,62 @@
+internal import CShim
+
+/// The pins and pin groups on a `MapView`, drawn by one layer (the shim's VtPinLayer): a frame
+/// costs a texture per mark in view, not a widget. Input is the caller's: `index(atX:y:)` says
+/// which mark is under a point.
+@MainActor
+public final class MapMarks {
+    public enum Kind: Equatable, Sendable {
+        case pin
+        /// A pin in edit mode, grey.
+        case mutedPin
+        /// A round badge with the count.
+        case group(count: Int)
+    }
+
+    public struct Mark: Equatable, Sendable {
+        public var latitude: Double
+        public var longitude: Double
+        public var kind: Kind
+        public init(latitude: Double, longitude: Double, kind: Kind) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.kind = kind
+        }
+    }
+
+    /// Owned by the map it is added to (see `MapView`).
+    let layer: OpaquePointer
+    private var marks: [Mark] = []
+
+    init(viewport: OpaquePointer) {
+        layer = vt_pin_layer_new(viewport)
+    }
+
+    /// Draws exactly these, later ones over earlier ones.
+    public func show(_ marks: [Mark]) {
+        guard marks != self.marks else { return }
+        self.marks = marks
+        let drawn = marks.map { mark -> VtPinMark in
+            switch mark.kind {
+            case .pin: VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN, count: 1)
+            case .mutedPin: VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN_MUTED, count: 1)
+            case .group(let count):
+                VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_GROUP,
+                          count: UInt32(clamping: count))
+            }
+        }
+        drawn.withUnsafeBufferPointer { vt_pin_layer_set_marks(layer, $0.baseAddress, UInt32($0.count)) }
+    }
+
+    /// The index (in the last `show`) of the topmost mark drawn at a point in `MapView.mapArea`
+    /// coordinates.
+    public func index(atX x: Double, y: Double) -> Int? {
+        let index = vt_pin_layer_mark_at(layer, x, y)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// The mark drawn as under the pointer.
+    public func setHovered(_ index: Int?) {
+        vt_pin_layer_set_hovered(layer, index.map { Int32(clamping: $0) } ?? -1)
+    }
+}
