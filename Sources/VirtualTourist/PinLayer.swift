@@ -143,7 +143,8 @@ final class PinLayer {
     }
 
     private func drawMarks() {
-        hovered = nil
+        // What was under the pointer may have moved or gone; the next motion finds it again.
+        hover(nil)
         map.marks.show(drawn.map { cluster in
             let kind: MapMarks.Kind = cluster.count > 1 ? .group(count: cluster.count)
                 : isDeletable ? .mutedPin : .pin
