@@ -51,7 +51,9 @@ final class AlbumPage {
         mapClamp.setExpand(vertical: false)
         map.zoom = 12
         map.center(latitude: pin.latitude, longitude: pin.longitude)
-        map.addMarker(PinMarker(pin: pin) { _ in }.marker)
+        // Drawn by the map's pin layer, as on the main map; no stand-in button: this map does
+        // nothing when activated, and its accessible name already says where it is.
+        map.marks.show([MapMarks.Mark(latitude: pin.latitude, longitude: pin.longitude, kind: .pin)])
         // Translators: the small map on a pin's album; %@ is the pin's latitude and longitude.
         map.setMapLabel(String(format: tr("Map of %@"), pin.coordinateText))
         body.append(mapClamp)

@@ -167,7 +167,7 @@ def album_title(lat: float, lon: float) -> str:
 
 
 def open_album(app, lat: float, lon: float) -> Album:
-    # The pin on the map page (the album's own small map, when open, has a pin of the same name).
+    # The pin's stand-in on the map page.
     pin = app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True, timeout=10)
     app.click(pin)
     app.back_button(page=album_title(lat, lon))
@@ -756,6 +756,20 @@ def test_filled_album_screenshot(launch, dirs, paris, loopback, tmp_path):
         counts = Counter(Image.open(shot_path).convert("RGB").crop(box).getdata())
         raise AssertionError(f"grid area {box} looks blank: {len(counts)} colours, most common "
                              f"{counts.most_common(3)}; screenshot {shot_path}")
+
+    # The place map above the grid shows where the pin is: the pin layer's red mark at its middle
+    # (the map is centred on the pin). A stand-in button alone, as once, drew nothing there.
+    place_map = app.wait_find(role="image", name=f"Map of {album_title(lat, lon)}", showing=True)
+    area = app.screen_rect(place_map)
+    middle = (int(area.x + area.width / 2), int(area.y + area.height / 2))
+
+    def pin_pixels():
+        shot = Image.open(app.screenshot(shot_path)).convert("RGB")
+        # The pin stands on its tip: above the middle, within its 32 px.
+        near = shot.crop((middle[0] - 20, middle[1] - 36, middle[0] + 20, middle[1] + 4)).getdata()
+        red = sum(1 for r, g, b in near if r > 180 and g < 80 and b < 80)
+        return red if red >= 40 else None
+    wait_for(pin_pixels, 10, 0.5, f"the pin drawn on the album's place map around {middle}")
 
     if os.environ.get("VT_SAVE_SCREENSHOTS") == "1":
         window = app._x_window()
