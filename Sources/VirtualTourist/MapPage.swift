@@ -88,9 +88,6 @@ final class MapPage {
         }
         pins.onActivate = { [unowned self] pin in self.pinActivated(pin) }
         addGestures()
-        // Nothing but the first frame before the first frame: when the read ended first, grouping
-        // and placing 2,000 pins delayed it by ~100 ms.
-        FrameClock.afterNextPaint(of: map) { [weak self] in self?.loadPins() }
     }
 
     private func layOutHeader() {
@@ -152,9 +149,10 @@ final class MapPage {
     // MARK: Pins
 
     /// The map shows what the store holds: pins dropped, deleted for good or restored reach
-    /// it through this observation only. Started after the first frame, and read off the main
-    /// thread, so the map appears at once even with thousands of pins.
-    private func loadPins() {
+    /// it through this observation only. Started once the store is open, after the first frame
+    /// (when the read ended first, grouping and placing 2,000 pins delayed that frame by ~100 ms),
+    /// and read off the main thread, so the map appears at once even with thousands of pins.
+    func loadPins() {
         guard let store = app.store else { return }
         pinObservation = store.observePins(onError: { error in
             Log.error("Could not load pins: \(error.localizedDescription)")

@@ -13,7 +13,14 @@ final class TouristApplication {
     let http: SoupClient
     /// Every photo transfer and search of every album waits here for a slot (open album first).
     let downloads = DownloadScheduler()
-    private(set) var store: Store?
+    /// Opened once the first frame is painted, or earlier if something needs it first (input
+    /// handled before that frame).
+    var store: Store? {
+        if !storeOpened { openStore() }
+        return openedStore
+    }
+    private var openedStore: Store?
+    private var storeOpened = false
     private(set) lazy var albumLoaders = AlbumLoaderRegistry(app: self)
     /// Place search, with names in the user's languages; `VT_GEOCODER_URL` replaces Nominatim
     /// (tests point it at the loopback service).
@@ -85,12 +92,28 @@ final class TouristApplication {
             return
         }
         Trace.shared?.event("activated")
+        let window = MainWindow(app: self)
+        self.window = window
+        Trace.shared?.event("window_built")
+        window.present()
+        Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
+        // Nothing but the first frame before the first frame: the store opens, and the pins are
+        // read, once it is painted.
+        FrameClock.afterNextPaint(of: window.window) { [unowned self] in
+            if !self.storeOpened { self.openStore() }
+            window.mapPage.loadPins()
+        }
+        MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
+    }
+
+    private func openStore() {
+        storeOpened = true
         var problems = settingsProblem.map { [$0.localizedDescription] } ?? []
         do {
             try configuration.paths.createDirectories()
             // The full-file check runs in the background (see repairInBackground).
             let opened = try Store.openRecovering(paths: configuration.paths, deferVerification: true)
-            store = opened.store
+            openedStore = opened.store
             if let text = Self.describe(movedAside: opened.movedAside, photos: opened.photosMovedAside) {
                 problems.append(text)
             }
@@ -100,14 +123,8 @@ final class TouristApplication {
                                    configuration.paths.dataDirectory.path, error.localizedDescription))
         }
         Trace.shared?.event("store_opened")
-        let window = MainWindow(app: self)
-        self.window = window
-        Trace.shared?.event("window_built")
-        window.present()
-        Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
-        MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
-        if !problems.isEmpty { window.showError(heading: tr("Saved Data Problem"), body: problems.joined(separator: "\n\n")) }
-        if let store { repairInBackground(store) }
+        if !problems.isEmpty { window?.showError(heading: tr("Saved Data Problem"), body: problems.joined(separator: "\n\n")) }
+        if let openedStore { repairInBackground(openedStore) }
     }
 
     /// What the user needs to know about files `Store.openRecovering` kept aside, and where they are.
