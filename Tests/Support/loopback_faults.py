@@ -112,19 +112,17 @@ class FaultsMixin:
 
     def _oversized(self) -> None:
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.
-        chunk = (b"\xff\xd8\xff\xe0" + bytes(range(256)) * 256)[: 64 * 1024]
-        self._start(200, "image/jpeg", OVERSIZED_BYTES)
-        left = OVERSIZED_BYTES
-        while left > 0:
-            self.wfile.write(chunk[: min(left, len(chunk))])
-            left -= len(chunk)
-        self.wfile.flush()
+        self._filler(b"\xff\xd8\xff\xe0", "image/jpeg", OVERSIZED_BYTES)
 
     def _huge_tile(self) -> None:
         # A PNG signature, then filler with no Content-Length: only a limit on what is read
         # while reading can stop it.
-        chunk = (b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 256)[: 64 * 1024]
-        self._start(200, "image/png", None)
+        self._filler(b"\x89PNG\r\n\x1a\n", "image/png", None)
+
+    def _filler(self, magic: bytes, content_type: str, length: int | None) -> None:
+        """OVERSIZED_BYTES of a body that starts with `magic`; `length` is the Content-Length sent."""
+        chunk = (magic + bytes(range(256)) * 256)[: 64 * 1024]
+        self._start(200, content_type, length)
         left = OVERSIZED_BYTES
         while left > 0:
             self.wfile.write(chunk[: min(left, len(chunk))])
