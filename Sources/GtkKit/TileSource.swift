@@ -2,7 +2,8 @@ package import CShim
 import Foundation
 import TouristModel
 
-/// Raster tiles from a URL template, fetched with the app's SoupSession and cached on disk.
+/// Raster tiles from a URL template, fetched with the app's SoupSession and cached on disk, and
+/// decoded off the main thread into the pixel format GTK draws fastest (`tile_renderer.c`).
 @MainActor
 public final class TileSource: Object {
     /// `cacheSizeLimit` (bytes) is shared by every source caching in `cacheDirectory`.
@@ -17,9 +18,9 @@ public final class TileSource: Object {
             var size: gsize = 0
             guard let start = g_bytes_get_data(bytes, &size) else { return 0 }
             let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size), deallocator: .none)
-            return ImageCheck.looksLikeImage(data) ? 1 : 0
+            return TileSource.isTile(data) ? 1 : 0
         }
-        let renderer = shumate_raster_renderer_new_full(
+        let renderer = vt_tile_renderer_new(
             "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
             "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
             vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))
@@ -28,6 +29,15 @@ public final class TileSource: Object {
         super.init(taking: UnsafeMutableRawPointer(renderer!))
     }
     package var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
+
+    /// Tiles are 256 or 512 px; a bigger image is not a tile (a 20000 × 20000 PNG fits in 50 kB).
+    nonisolated static let maxTileSide = 1024
+
+    /// Whether `data` is a whole image of tile size: anything else is neither drawn nor cached.
+    nonisolated static func isTile(_ data: Data) -> Bool {
+        guard ImageCheck.looksLikeImage(data), let size = ImageCheck.pixelSize(of: data) else { return false }
+        return (1...maxTileSide).contains(size.width) && (1...maxTileSide).contains(size.height)
+    }
     private let dataSource: OpaquePointer  // owned by the renderer, which this object owns
     /// Tiles asked for so far, by every map that shows this source.
     public var requestCount: UInt32 { vt_tile_source_get_requests(dataSource) }
@@ -56,6 +66,34 @@ public final class TileSource: Object {
                 reply.body(start.map { Data(bytes: $0, count: Int(size)) } ?? Data(), nil)
             }, Unmanaged.passRetained(reply).toOpaque())
         }
+    }
+}
+
+extension TileSource {
+    /// A tile as a map fills it (for tests): the texture's size, memory format and pixels (in
+    /// GTK's default format), or the error.
+    func filledTile(x: Int32, y: Int32, zoom: Int32) async throws -> (width: Int32, height: Int32, format: GdkMemoryFormat, pixels: Data) {
+        typealias Reply = ClosureBox<(String?) -> Void>
+        let tile = shumate_tile_new_full(UInt32(x), UInt32(y), 256, UInt32(zoom))!
+        defer { g_object_unref(UnsafeMutableRawPointer(tile)) }
+        let message: String? = await withCheckedContinuation { continuation in
+            let reply = Reply { message in continuation.resume(returning: message) }
+            shumate_map_source_fill_tile_async(mapSource, tile, nil, { source, result, box in
+                let reply = Unmanaged<Reply>.fromOpaque(box!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let filled = shumate_map_source_fill_tile_finish(vt_shumate_map_source(source), result, &error)
+                defer { if let error { g_error_free(error) } }
+                reply.body(filled != 0 ? nil : error.map { String(cString: $0.pointee.message) } ?? "not filled")
+            }, Unmanaged.passRetained(reply).toOpaque())
+        }
+        if let message { throw TileError(message: message) }
+        guard let paintable = shumate_tile_get_paintable(tile), let texture = vt_gdk_texture(UnsafeMutableRawPointer(paintable)) else {
+            throw TileError(message: "filled without a texture")
+        }
+        let (width, height) = (gdk_texture_get_width(texture), gdk_texture_get_height(texture))
+        var pixels = Data(count: Int(width * height * 4))
+        pixels.withUnsafeMutableBytes { gdk_texture_download(texture, $0.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(width * 4)) }
+        return (width, height, gdk_texture_get_format(texture), pixels)
     }
 }
 

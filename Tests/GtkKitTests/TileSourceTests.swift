@@ -1,3 +1,4 @@
+import CShim
 import Foundation
 @testable import GtkKit
 import TouristModel
@@ -109,6 +110,48 @@ final class TileSourceTests: XCTestCase {
             try service.control("reset")
             try? FileManager.default.removeItem(at: directory)
         }
+    }
+
+    /// A tile reaches the map as a texture in cairo's pixel format, so GTK's software renderer
+    /// draws it without converting it on every frame, with the pixels gdk-pixbuf decodes.
+    func testTileIsFilledInCairosPixelFormat() throws {
+        try MainActor.assumeIsolated {
+            let tiles = source()
+            let filled = try onMainLoop { try await tiles.filledTile(x: 3, y: 2, zoom: 4) }
+            XCTAssertEqual(filled.format, GDK_MEMORY_B8G8R8A8_PREMULTIPLIED)  // GDK_MEMORY_DEFAULT here
+            let served = try tile(tiles, zoom: 4, x: 3, y: 2)
+            let (width, height, pixels) = try XCTUnwrap(Self.decoded(served))
+            XCTAssertEqual(filled.width, width)
+            XCTAssertEqual(filled.height, height)
+            XCTAssertEqual(filled.pixels, pixels, "the tile's pixels changed on the way")
+        }
+    }
+
+    /// A complete PNG of 20000 × 20000 pixels in 50 kB is not a tile: it is refused before
+    /// its 1.6 GB are allocated, not drawn, not cached, and asked for again next time.
+    func testDecompressionBombTileIsRefused() throws {
+        try service.control("fault?mode=huge_png&target=tile&count=1")
+        try MainActor.assumeIsolated {
+            let tiles = source()
+            XCTAssertThrowsError(try onMainLoop { try await tiles.filledTile(x: 2, y: 1, zoom: 3) })
+            let filled = try onMainLoop { try await tiles.filledTile(x: 2, y: 1, zoom: 3) }
+            XCTAssertEqual(filled.width, 256)
+        }
+        XCTAssertEqual(try requests("/tiles/3/2/1.png"), 2, "fetched again, not taken from the cache")
+    }
+
+    /// gdk-pixbuf's decoding of `data`, downloaded by GTK in its default format.
+    private static func decoded(_ data: Data) -> (Int32, Int32, Data)? {
+        let loader = gdk_pixbuf_loader_new()!
+        defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        let written = data.withUnsafeBytes { gdk_pixbuf_loader_write(loader, $0.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(data.count), nil) }
+        guard written != 0, gdk_pixbuf_loader_close(loader, nil) != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+        let texture = gdk_texture_new_for_pixbuf(pixbuf)!
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        let (width, height) = (gdk_texture_get_width(texture), gdk_texture_get_height(texture))
+        var pixels = Data(count: Int(width * height * 4))
+        pixels.withUnsafeMutableBytes { gdk_texture_download(texture, $0.baseAddress!.assumingMemoryBound(to: guchar.self), gsize(width * 4)) }
+        return (width, height, pixels)
     }
 
     /// Tiles cached from one server (say the loopback service of the offline demo) are never

@@ -7,5 +7,6 @@
 #include "vt_calls.h"         // variadic and GValue calls
 #include "vt_main_queue.h"    // Swift's main actor drained from the GLib loop
 #include "vt_tile_source.h"   // map tiles over the app's SoupSession (a GObject subclass)
+#include "vt_tile_renderer.h" // map tiles decoded off the main thread (a ShumateMapSource subclass)
 #include "vt_pin_layer.h"     // the pins drawn by one map layer (a ShumateLayer subclass)
 #include "vt_resources.h"     // the app's resources (its CSS), compiled in

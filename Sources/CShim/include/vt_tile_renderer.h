@@ -1,0 +1,15 @@
+// VtTileRenderer: raster map tiles decoded off the main thread into the pixel format GTK's
+// software renderer draws without converting (see tile_renderer.c).
+#pragma once
+#include "vt_platform.h"
+
+G_BEGIN_DECLS
+
+#define VT_TYPE_TILE_RENDERER (vt_tile_renderer_get_type())
+G_DECLARE_FINAL_TYPE(VtTileRenderer, vt_tile_renderer, VT, TILE_RENDERER, ShumateMapSource)
+// The arguments are shumate_raster_renderer_new_full's; the renderer holds `data_source`.
+VtTileRenderer *vt_tile_renderer_new(const char *id, const char *name, const char *license, const char *license_uri,
+                                     guint min_zoom, guint max_zoom, guint tile_size,
+                                     ShumateMapProjection projection, ShumateDataSource *data_source);
+
+G_END_DECLS

@@ -1,0 +1,207 @@
+// VtTileRenderer: what ShumateRasterRenderer does (a ShumateMapSource drawing the images a
+// ShumateDataSource gives), with two differences. In C because it implements ShumateMapSource's
+// fill_tile virtual methods, which Swift cannot.
+// - A tile is decoded on a worker thread; ShumateRasterRenderer decodes it on the main thread.
+// - The texture is in cairo's pixel format (GDK_MEMORY_DEFAULT). ShumateRasterRenderer keeps the
+//   PNG's own (RGB), and GTK's software renderer converts such a texture every time it draws it
+//   (GTK 4.18: gdk_memory_convert on GTK's thread pool while the main thread spins in
+//   sched_yield). While an album filled, that conversion was over two thirds of each frame's
+//   paint: the album's place map, and the whole map while a page slid over it.
+// A tile whose data comes twice (a stale cached copy, then the server's) shows the newest data
+// that decodes; the fill ends, and the map layer caches the tile, once no decode is running.
+#include "vt_tile_renderer.h"
+
+// Tiles are 256 or 512 px; more is not a tile, and is not allocated.
+#define TILE_MAX_SIDE 1024
+
+struct _VtTileRenderer {
+    ShumateMapSource parent_instance;
+    ShumateDataSource *data_source;
+};
+
+G_DEFINE_FINAL_TYPE(VtTileRenderer, vt_tile_renderer, SHUMATE_TYPE_MAP_SOURCE)
+
+typedef struct {
+    ShumateTile *tile;
+    guint newest;           // the generation of the newest data
+    guint shown;            // the generation on show (0: none yet)
+    guint decoding;         // decodes in flight
+    gboolean completed;     // the request has ended
+    GError *error;          // how, if it failed
+    GError *decode_error;   // why the newest data that did not decode did not
+} Fill;
+
+static void fill_free(Fill *fill) {
+    g_object_unref(fill->tile);
+    g_clear_error(&fill->error);
+    g_clear_error(&fill->decode_error);
+    g_free(fill);
+}
+
+// ------------------------------------------------------------ decoding, on a worker thread
+
+static void refuse_oversized(GdkPixbufLoader *loader, int width, int height, gpointer refused) {
+    if (width > TILE_MAX_SIDE || height > TILE_MAX_SIDE) {
+        *(gboolean *)refused = TRUE;
+        // A zero size makes the loader fail before it allocates width × height.
+        gdk_pixbuf_loader_set_size(loader, 0, 0);
+    }
+}
+
+static GdkTexture *decode(GBytes *data, GError **error) {
+    GdkPixbufLoader *loader = gdk_pixbuf_loader_new();
+    gboolean refused = FALSE;
+    g_signal_connect(loader, "size-prepared", G_CALLBACK(refuse_oversized), &refused);
+    gboolean ok = gdk_pixbuf_loader_write_bytes(loader, data, error) && gdk_pixbuf_loader_close(loader, error);
+    if (!ok)
+        gdk_pixbuf_loader_close(loader, NULL);
+    GdkPixbuf *pixbuf = ok && !refused ? gdk_pixbuf_loader_get_pixbuf(loader) : NULL;
+    if (ok && pixbuf == NULL)
+        g_set_error(error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
+                    refused ? "the tile is larger than %d px" : "the tile is not an image", TILE_MAX_SIDE);
+    GdkTexture *texture = NULL;
+    if (pixbuf != NULL) {
+        GdkTexture *decoded = gdk_texture_new_for_pixbuf(pixbuf);
+        int width = gdk_texture_get_width(decoded), height = gdk_texture_get_height(decoded);
+        gsize stride = (gsize)width * 4;
+        guchar *pixels = g_malloc(stride * (gsize)height);
+        gdk_texture_download(decoded, pixels, stride);  // into GDK_MEMORY_DEFAULT, cairo's format
+        GBytes *bytes = g_bytes_new_take(pixels, stride * (gsize)height);
+        texture = gdk_memory_texture_new(width, height, GDK_MEMORY_DEFAULT, bytes, stride);
+        g_bytes_unref(bytes);
+        g_object_unref(decoded);
+    }
+    g_object_unref(loader);
+    return texture;
+}
+
+static void decode_in_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable) {
+    (void)source;
+    (void)cancellable;
+    GError *error = NULL;
+    GdkTexture *texture = decode(data, &error);
+    if (texture != NULL)
+        g_task_return_pointer(task, texture, g_object_unref);
+    else
+        g_task_return_error(task, error);
+}
+
+// ------------------------------------------------------------ filling a tile, on the main thread
+
+static void finish_if_done(GTask *task) {
+    Fill *fill = g_task_get_task_data(task);
+    if (!fill->completed || fill->decoding > 0)
+        return;
+    shumate_tile_set_state(fill->tile, SHUMATE_STATE_DONE);
+    if (fill->error != NULL)
+        g_task_return_error(task, g_steal_pointer(&fill->error));
+    else if (fill->shown == 0)
+        // Not cached as a blank tile: the map asks again next time.
+        g_task_return_error(task, fill->decode_error != NULL ? g_steal_pointer(&fill->decode_error)
+                                  : g_error_new(GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE, "no tile data"));
+    else
+        g_task_return_boolean(task, TRUE);
+    g_object_unref(task);  // the reference the request held
+}
+
+static void decoded(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    GTask *fill_task = data;
+    Fill *fill = g_task_get_task_data(fill_task);
+    guint generation = GPOINTER_TO_UINT(g_object_get_data(G_OBJECT(result), "generation"));
+    GError *error = NULL;
+    GdkTexture *texture = g_task_propagate_pointer(G_TASK(result), &error);
+    fill->decoding--;
+    if (texture != NULL && generation > fill->shown) {
+        shumate_tile_set_paintable(fill->tile, GDK_PAINTABLE(texture));
+        fill->shown = generation;
+    } else if (error != NULL && generation == fill->newest) {
+        g_clear_error(&fill->decode_error);
+        fill->decode_error = g_steal_pointer(&error);
+    }
+    g_clear_error(&error);
+    g_clear_object(&texture);
+    finish_if_done(fill_task);
+    g_object_unref(fill_task);  // the decode's reference
+}
+
+static void on_data(ShumateDataSourceRequest *request, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    GTask *fill_task = data;
+    Fill *fill = g_task_get_task_data(fill_task);
+    GBytes *bytes = shumate_data_source_request_get_data(request);
+    if (bytes == NULL)
+        return;
+    fill->decoding++;
+    GTask *decode_task = g_task_new(NULL, g_task_get_cancellable(fill_task), decoded, g_object_ref(fill_task));
+    g_object_set_data(G_OBJECT(decode_task), "generation", GUINT_TO_POINTER(++fill->newest));
+    g_task_set_task_data(decode_task, g_bytes_ref(bytes), (GDestroyNotify)g_bytes_unref);
+    g_task_run_in_thread(decode_task, decode_in_thread);
+    g_object_unref(decode_task);
+}
+
+static void on_completed(ShumateDataSourceRequest *request, GParamSpec *pspec, gpointer data) {
+    (void)pspec;
+    GTask *fill_task = data;
+    Fill *fill = g_task_get_task_data(fill_task);
+    if (fill->completed)
+        return;
+    fill->completed = TRUE;
+    const GError *error = shumate_data_source_request_get_error(request);
+    if (error != NULL)
+        fill->error = g_error_copy(error);
+    finish_if_done(fill_task);
+}
+
+static void fill_tile_async(ShumateMapSource *source, ShumateTile *tile, GCancellable *cancellable,
+                            GAsyncReadyCallback callback, gpointer user_data) {
+    VtTileRenderer *self = VT_TILE_RENDERER(source);
+    GTask *task = g_task_new(self, cancellable, callback, user_data);
+    g_task_set_source_tag(task, fill_tile_async);
+    Fill *fill = g_new0(Fill, 1);
+    fill->tile = g_object_ref(tile);
+    g_task_set_task_data(task, fill, (GDestroyNotify)fill_free);
+    ShumateDataSourceRequest *request = shumate_data_source_start_request(
+        self->data_source, shumate_tile_get_x(tile), shumate_tile_get_y(tile), shumate_tile_get_zoom_level(tile),
+        cancellable);
+    // `task`'s own reference is the request's until the fill ends (finish_if_done drops it).
+    if (shumate_data_source_request_is_completed(request)) {
+        on_data(request, NULL, task);
+        on_completed(request, NULL, task);
+    } else {
+        g_signal_connect_object(request, "notify::data", G_CALLBACK(on_data), task, 0);
+        g_signal_connect_object(request, "notify::completed", G_CALLBACK(on_completed), task, 0);
+    }
+    g_object_unref(request);
+}
+
+static gboolean fill_tile_finish(ShumateMapSource *source, GAsyncResult *result, GError **error) {
+    g_return_val_if_fail(g_task_is_valid(result, source), FALSE);
+    return g_task_propagate_boolean(G_TASK(result), error);
+}
+
+// ------------------------------------------------------------ the object
+
+static void vt_tile_renderer_finalize(GObject *object) {
+    g_clear_object(&VT_TILE_RENDERER(object)->data_source);
+    G_OBJECT_CLASS(vt_tile_renderer_parent_class)->finalize(object);
+}
+
+static void vt_tile_renderer_class_init(VtTileRendererClass *klass) {
+    G_OBJECT_CLASS(klass)->finalize = vt_tile_renderer_finalize;
+    SHUMATE_MAP_SOURCE_CLASS(klass)->fill_tile_async = fill_tile_async;
+    SHUMATE_MAP_SOURCE_CLASS(klass)->fill_tile_finish = fill_tile_finish;
+}
+
+static void vt_tile_renderer_init(VtTileRenderer *self) { (void)self; }
+
+VtTileRenderer *vt_tile_renderer_new(const char *id, const char *name, const char *license, const char *license_uri,
+                                     guint min_zoom, guint max_zoom, guint tile_size,
+                                     ShumateMapProjection projection, ShumateDataSource *data_source) {
+    VtTileRenderer *self = g_object_new(VT_TYPE_TILE_RENDERER, "id", id, "name", name, "license", license,
+                                        "license-uri", license_uri, "min-zoom-level", min_zoom,
+                                        "max-zoom-level", max_zoom, "tile-size", tile_size,
+                                        "projection", projection, NULL);
+    self->data_source = g_object_ref(data_source);
+    return self;
+}
