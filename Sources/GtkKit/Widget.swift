@@ -120,12 +120,14 @@ public enum Align: Sendable {
 /// What a widget is to assistive technology, for the roles the app gives (GtkAccessibleRole has
 /// dozens).
 public enum AccessibleRole: Sendable {
-    case group, image
+    /// `presentation`: decoration assistive technology skips (what it says is in another name).
+    case group, image, presentation
 
     var gtk: GtkAccessibleRole {
         switch self {
         case .group: GTK_ACCESSIBLE_ROLE_GROUP
         case .image: GTK_ACCESSIBLE_ROLE_IMG
+        case .presentation: GTK_ACCESSIBLE_ROLE_PRESENTATION
         }
     }
 }

@@ -24,6 +24,8 @@ final class PhotoCell {
         root = Overlay(child: picture)
         root.addCSSClass("photo-cell")
         statusIcon.setAlign(horizontal: .center, vertical: .center)
+        // The cell's own name says loading or failed.
+        statusIcon.setAccessibleRole(.presentation)
         root.addOverlay(statusIcon)
         addGestures()
     }
@@ -59,9 +61,20 @@ final class PhotoCell {
     /// The bound photo's file could not be decoded (unsupported or damaged).
     private var isUnreadable = false
 
+    /// The icon the status image holds (shown or not).
+    private var statusIconName = "image-loading-symbolic"
+
+    /// The icon is hidden by opacity, and its name set only when it changes: hiding a widget
+    /// or setting an icon makes the whole window lay out again, and a photo arriving off screen
+    /// needs only its cell redrawn (on X11 a layout also costs GDK several round trips to the
+    /// X server: most of a frame's time while an album filled).
     private func show(loading: Bool, failed: Bool, label: String) {
-        statusIcon.isVisible = loading || failed
-        if loading || failed { statusIcon.iconName = failed ? "dialog-warning-symbolic" : "image-loading-symbolic" }
+        let icon: String? = failed ? "dialog-warning-symbolic" : loading ? "image-loading-symbolic" : nil
+        if let icon, icon != statusIconName {
+            statusIcon.iconName = icon
+            statusIconName = icon
+        }
+        statusIcon.opacity = icon == nil ? 0 : 1
         if failed { root.addCSSClass("failed") } else { root.removeCSSClass("failed") }
         if loading { root.addCSSClass("loading") } else { root.removeCSSClass("loading") }
         item?.setAccessibleLabel(label)
