@@ -97,6 +97,7 @@ final class TouristApplication {
         Trace.shared?.event("window_built")
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
+        Trace.shared?.recordFrames(of: window.window)
         // Nothing but the first frame before the first frame: the store opens, and the pins are
         // read, once it is painted.
         FrameClock.afterNextPaint(of: window.window) { [unowned self] in

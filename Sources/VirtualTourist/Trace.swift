@@ -61,6 +61,52 @@ final class Trace {
         FrameClock.afterNextPaint(of: widget) { [unowned self] in self.event(name, details) }
     }
 
+    /// Records each frame of `widget`'s window that takes over 8 ms, split into its phases (ms):
+    /// "update" (tick callbacks, animations), "layout" (measure and allocate), "paint" (snapshot
+    /// and render), so a stall can be told apart from the app's own work between frames.
+    func recordFrames(of widget: Widget) {
+        FrameClock.afterNextPaint(of: widget) { [unowned self] in
+            guard let clock = FrameClock(widget: widget) else { return }
+            // A phase nobody asked for is not emitted (no "update" without an animation): each
+            // mark says which phase it ends.
+            let marks = Marks()
+            clock.on(.beforePaint) {
+                marks.start = MonotonicClock.microseconds
+                marks.ends = [:]
+                marks.cpu = Self.threadCPU()
+            }
+            clock.on(.update) { marks.end("update") }
+            clock.on(.layout) { marks.end("layout") }
+            clock.on(.paint) { marks.end("paint") }
+            clock.on(.afterPaint) { [unowned self] in
+                let total = MonotonicClock.microseconds - marks.start
+                guard marks.start > 0, total > 8_000 else { return }
+                var details: [String: Value] = ["total": .double(Double(total) / 1000)]
+                var last = marks.start
+                for phase in ["update", "layout", "paint"] {
+                    guard let end = marks.ends[phase] else { continue }
+                    details[phase] = .double(Double(end - last) / 1000)
+                    last = end
+                }
+                details["cpu"] = .double(Double(Self.threadCPU() - marks.cpu) / 1000)
+                self.event("frame", details)
+            }
+        }
+    }
+
+    @MainActor private final class Marks {
+        var start = 0
+        var cpu = 0
+        var ends: [String: Int] = [:]
+        func end(_ phase: String) { ends[phase] = MonotonicClock.microseconds }
+    }
+
+    static func threadCPU() -> Int {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return spec.tv_sec * 1_000_000 + spec.tv_nsec / 1000
+    }
+
     func gapEvent() {
         event("main_loop_gap", ["longest_ms": .double(Double(longestGapMicroseconds) / 1000)])
     }
