@@ -52,9 +52,10 @@ static GdkTexture *decode(GBytes *data, GError **error) {
     GdkPixbufLoader *loader = gdk_pixbuf_loader_new();
     gboolean refused = FALSE;
     g_signal_connect(loader, "size-prepared", G_CALLBACK(refuse_oversized), &refused);
-    gboolean ok = gdk_pixbuf_loader_write_bytes(loader, data, error) && gdk_pixbuf_loader_close(loader, error);
-    if (!ok)
+    gboolean written = gdk_pixbuf_loader_write_bytes(loader, data, error);
+    if (!written)
         gdk_pixbuf_loader_close(loader, NULL);
+    gboolean ok = written && gdk_pixbuf_loader_close(loader, error);
     GdkPixbuf *pixbuf = ok && !refused ? gdk_pixbuf_loader_get_pixbuf(loader) : NULL;
     if (ok && pixbuf == NULL)
         g_set_error(error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
@@ -75,15 +76,26 @@ static GdkTexture *decode(GBytes *data, GError **error) {
     return texture;
 }
 
-static void decode_in_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable) {
-    (void)source;
-    (void)cancellable;
+// One thread of its own, kept for the process: on GLib's shared pool each new thread got its
+// own malloc arena, and the app's memory grew 5-12 % over 50 album visits (bench P5b).
+static void decode_job(gpointer data, gpointer unused) {
+    (void)unused;
+    GTask *task = data;
     GError *error = NULL;
-    GdkTexture *texture = decode(data, &error);
+    GdkTexture *texture = decode(g_task_get_task_data(task), &error);
     if (texture != NULL)
         g_task_return_pointer(task, texture, g_object_unref);
     else
         g_task_return_error(task, error);
+    g_object_unref(task);
+}
+
+// Called on the main thread only.
+static void decode_in_background(GTask *task) {
+    static GThreadPool *decoder;
+    if (decoder == NULL)
+        decoder = g_thread_pool_new(decode_job, NULL, 1, TRUE, NULL);
+    g_thread_pool_push(decoder, g_object_ref(task), NULL);
 }
 
 // ------------------------------------------------------------ filling a tile, on the main thread
@@ -136,7 +148,7 @@ static void on_data(ShumateDataSourceRequest *request, GParamSpec *pspec, gpoint
     GTask *decode_task = g_task_new(NULL, g_task_get_cancellable(fill_task), decoded, g_object_ref(fill_task));
     g_object_set_data(G_OBJECT(decode_task), "generation", GUINT_TO_POINTER(++fill->newest));
     g_task_set_task_data(decode_task, g_bytes_ref(bytes), (GDestroyNotify)g_bytes_unref);
-    g_task_run_in_thread(decode_task, decode_in_thread);
+    decode_in_background(decode_task);
     g_object_unref(decode_task);
 }
 
