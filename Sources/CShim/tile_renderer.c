@@ -11,9 +11,6 @@
 // that decodes; the fill ends, and the map layer caches the tile, once no decode is running.
 #include "vt_tile_renderer.h"
 
-// Tiles are 256 or 512 px; more is not a tile, and is not allocated.
-#define TILE_MAX_SIDE 1024
-
 struct _VtTileRenderer {
     ShumateMapSource parent_instance;
     ShumateDataSource *data_source;
@@ -41,7 +38,7 @@ static void fill_free(Fill *fill) {
 // ------------------------------------------------------------ decoding, on a worker thread
 
 static void refuse_oversized(GdkPixbufLoader *loader, int width, int height, gpointer refused) {
-    if (width > TILE_MAX_SIDE || height > TILE_MAX_SIDE) {
+    if (width > VT_TILE_MAX_SIDE || height > VT_TILE_MAX_SIDE) {
         *(gboolean *)refused = TRUE;
         // A zero size makes the loader fail before it allocates width × height.
         gdk_pixbuf_loader_set_size(loader, 0, 0);
@@ -59,7 +56,7 @@ static GdkTexture *decode(GBytes *data, GError **error) {
     GdkPixbuf *pixbuf = ok && !refused ? gdk_pixbuf_loader_get_pixbuf(loader) : NULL;
     if (ok && pixbuf == NULL)
         g_set_error(error, GDK_PIXBUF_ERROR, GDK_PIXBUF_ERROR_CORRUPT_IMAGE,
-                    refused ? "the tile is larger than %d px" : "the tile is not an image", TILE_MAX_SIDE);
+                    refused ? "the tile is larger than %d px" : "the tile is not an image", VT_TILE_MAX_SIDE);
     GdkTexture *texture = NULL;
     if (pixbuf != NULL) {
         GdkTexture *decoded = gdk_texture_new_for_pixbuf(pixbuf);

@@ -30,13 +30,12 @@ public final class TileSource: Object {
     }
     package var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
 
-    /// Tiles are 256 or 512 px; a bigger image is not a tile (a 20000 × 20000 PNG fits in 50 kB).
-    nonisolated static let maxTileSide = 1024
-
-    /// Whether `data` is a whole image of tile size: anything else is neither drawn nor cached.
+    /// Whether `data` is a whole image of tile size (`VT_TILE_MAX_SIDE`): anything else is
+    /// neither drawn nor cached.
     nonisolated static func isTile(_ data: Data) -> Bool {
         guard ImageCheck.looksLikeImage(data), let size = ImageCheck.pixelSize(of: data) else { return false }
-        return (1...maxTileSide).contains(size.width) && (1...maxTileSide).contains(size.height)
+        let sides = 1...Int(VT_TILE_MAX_SIDE)
+        return sides.contains(size.width) && sides.contains(size.height)
     }
     private let dataSource: OpaquePointer  // owned by the renderer, which this object owns
     /// Tiles asked for so far, by every map that shows this source.

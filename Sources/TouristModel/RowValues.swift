@@ -15,7 +15,10 @@ struct RowValues {
     init(row: Row) {
         var values = [String: DatabaseValue](minimumCapacity: row.count)
         // The leftmost column of a name wins, as in GRDB's own lookup.
-        for (column, value) in row where values[column.lowercased()] == nil { values[column.lowercased()] = value }
+        for (column, value) in row {
+            let name = column.lowercased()
+            if values[name] == nil { values[name] = value }
+        }
         self.values = values
     }
 

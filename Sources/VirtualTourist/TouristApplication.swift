@@ -98,12 +98,9 @@ final class TouristApplication {
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         Trace.shared?.recordFrames(of: window.window)
-        // Nothing but the first frame before the first frame: the store opens, and the pins are
-        // read, once it is painted.
-        FrameClock.afterNextPaint(of: window.window) { [unowned self] in
-            if !self.storeOpened { self.openStore() }
-            window.mapPage.loadPins()
-        }
+        // Nothing but the first frame before the first frame: the store opens (asked for by
+        // the pins' read), and the pins are read, once it is painted.
+        FrameClock.afterNextPaint(of: window.window) { window.mapPage.loadPins() }
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
     }
 

@@ -68,7 +68,8 @@ final class Trace {
         FrameClock.afterNextPaint(of: widget) { [unowned self] in
             guard let clock = FrameClock(widget: widget) else { return }
             // A phase nobody asked for is not emitted (no "update" without an animation): each
-            // mark says which phase it ends.
+            // mark says which phase it ends. Connected after GDK's own layout and paint handlers;
+            // a tick callback first added later runs after the "update" mark and counts as layout.
             let marks = Marks()
             clock.on(.beforePaint) {
                 marks.start = MonotonicClock.microseconds

@@ -5,6 +5,10 @@
 
 G_BEGIN_DECLS
 
+// Tiles are 256 or 512 px; an image bigger than this on a side is not a tile (a 20000 × 20000
+// PNG fits in 50 kB) and is refused before it is decoded.
+#define VT_TILE_MAX_SIDE 1024
+
 #define VT_TYPE_TILE_RENDERER (vt_tile_renderer_get_type())
 G_DECLARE_FINAL_TYPE(VtTileRenderer, vt_tile_renderer, VT, TILE_RENDERER, ShumateMapSource)
 // The arguments are shumate_raster_renderer_new_full's; the renderer holds `data_source`.
