@@ -11,6 +11,14 @@ public final class Picture: Widget {
     public func setTexture(_ texture: Texture?) {
         gtk_picture_set_paintable(vt_picture(raw), texture.map { vt_paintable(UnsafeMutableRawPointer($0.pointer)) })
     }
+    /// Shows nothing, as if it held a `width`×`height` px texture: a change between this and a
+    /// texture of that size only redraws the picture (from or to no paintable, the window lays
+    /// out again).
+    public func setBlank(width: Int32, height: Int32) {
+        let blank = gdk_paintable_new_empty(width, height)
+        gtk_picture_set_paintable(vt_picture(raw), blank)
+        g_object_unref(UnsafeMutableRawPointer(blank))
+    }
 }
 
 /// How a picture fills its space: `fill` stretches, `contain` fits it whole, `cover` fills it

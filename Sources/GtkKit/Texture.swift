@@ -17,6 +17,11 @@ public final class Texture: @unchecked Sendable {
     /// Nil, without decoding, for an image of more than `ImageCheck.maxPixels` (a PNG is
     /// allocated whole before it is scaled) or one whose header gdk-pixbuf cannot read.
     public static func load(path: String, maxSize: Int32) async -> Texture? {
+        await load(path: path, maxSize: maxSize, square: nil)
+    }
+
+    /// `square`: the centre square of the decoded image, made exactly `square` px a side.
+    private static func load(path: String, maxSize: Int32, square: Int32?) async -> Texture? {
         await Task.detached(priority: .userInitiated) { () -> Texture? in
             var width: Int32 = 0, height: Int32 = 0
             guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0,
@@ -31,7 +36,10 @@ public final class Texture: @unchecked Sendable {
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             guard let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
-            return drawable(Texture(taking: gdk_texture_new_for_pixbuf(oriented)))
+            guard let square else { return drawable(Texture(taking: gdk_texture_new_for_pixbuf(oriented))) }
+            guard let cropped = centreSquare(of: oriented, side: square) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(cropped)) }
+            return drawable(Texture(taking: gdk_texture_new_for_pixbuf(cropped)))
         }.value
     }
 
@@ -76,15 +84,30 @@ public final class Texture: @unchecked Sendable {
         return types
     }
 
-    /// Decodes an image just large enough to cover a `side`×`side` square (its shorter side
-    /// becomes `side`): a 640×480 photo for a 120 px cell decodes at 1/4 scale inside libjpeg,
-    /// about four times less work and memory than fitting it in twice the cell.
+    /// The centre square of `pixbuf`, `side` px a side (a new reference).
+    private static func centreSquare(of pixbuf: OpaquePointer, side: Int32) -> OpaquePointer? {
+        let (width, height) = (gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf))
+        let shorter = min(width, height)
+        guard shorter > 0, let centre = gdk_pixbuf_new_subpixbuf(pixbuf, (width - shorter) / 2,
+                                                                 (height - shorter) / 2, shorter, shorter) else { return nil }
+        // The decoder's rounding can leave the shorter side a pixel short; a small photo is enlarged,
+        // as a covering picture would draw it anyway.
+        guard shorter != side else { return centre }
+        defer { g_object_unref(UnsafeMutableRawPointer(centre)) }
+        return gdk_pixbuf_scale_simple(centre, side, side, GDK_INTERP_BILINEAR)
+    }
+
+    /// Decodes the `side`×`side` square at an image's centre, what a square cell covered by it
+    /// shows: the image decodes just large enough (a 640×480 photo for a 120 px cell at 1/4
+    /// scale inside libjpeg, four times less work and memory than fitting it in twice the cell),
+    /// and every cell's texture has the same size, so putting one in a cell redraws the cell
+    /// without laying out the window again (GtkPicture re-measures only when the size changes).
     public static func load(path: String, covering side: Int32) async -> Texture? {
         var width: Int32 = 0, height: Int32 = 0
         // Reads the header only.
         guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else { return nil }
         let scale = min(1, Double(side) / Double(min(width, height)))
         let longer = Int32((Double(max(width, height)) * scale).rounded(.up))
-        return await load(path: path, maxSize: max(side, longer))
+        return await load(path: path, maxSize: max(side, longer), square: side)
     }
 }

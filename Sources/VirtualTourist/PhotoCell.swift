@@ -19,8 +19,13 @@ final class PhotoCell {
     var onTap: ((Int64) -> Void)?
     var onOpen: ((Int64) -> Void)?
 
-    init(size: Int32) {
+    /// The side of its photos' textures, in pixels (the cell's size times the window's scale).
+    private let pixelSide: Int32
+
+    init(size: Int32, pixelSide: Int32) {
+        self.pixelSide = pixelSide
         picture.setSizeRequest(width: size, height: size)
+        picture.setBlank(width: pixelSide, height: pixelSide)
         root = Overlay(child: picture)
         root.addCSSClass("photo-cell")
         statusIcon.setAlign(horizontal: .center, vertical: .center)
@@ -151,7 +156,7 @@ final class PhotoCell {
     func unbind() {
         cancelLoad()
         cancelPendingTap()
-        picture.setTexture(nil)
+        picture.setBlank(width: pixelSide, height: pixelSide)
         hasPicture = false
         photoID = nil
         isUnreadable = false

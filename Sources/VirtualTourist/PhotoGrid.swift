@@ -4,7 +4,7 @@ import TouristModel
 
 /// The album's GtkGridView over one list model: the photo ids in album order (a prefix of them
 /// while the grid fills a row at a time). A recycled cell looks its photo up by id in the album
-/// state: a spinner placeholder, the photo, or an error to tap for a retry.
+/// state: a placeholder, the photo, or an error to tap for a retry.
 @MainActor
 final class PhotoGrid {
     static let cellSize: Int32 = 120
@@ -43,7 +43,7 @@ final class PhotoGrid {
         root.onScroll { [weak self] in self?.scheduleLoads() }
         setup = { [weak self] item in
             guard let self else { return }
-            let cell = PhotoCell(size: Self.cellSize)
+            let cell = PhotoCell(size: Self.cellSize, pixelSide: self.textureSide)
             cell.onTap = { [weak self] id in self?.tapped(id) }
             cell.onOpen = { [weak self] id in self?.open(id) }
             cell.item = item
@@ -207,7 +207,7 @@ final class PhotoGrid {
             return
         }
         guard let url = fileURL(photo) else { return }
-        let side = Self.cellSize * max(1, grid.scaleFactor)
+        let side = textureSide
         cell.prepareLoad { [textures] in
             await textures.texture(for: id, path: url.path, side: side)
         } shown: { [weak self] in
@@ -220,13 +220,17 @@ final class PhotoGrid {
 
     /// How many cells the first screen holds, and at what scale: the first screenful joins the
     /// list at once and its photos start decoding before the first frame.
+    /// The side of the cells' textures in pixels. The window's scale is known before the grid
+    /// is in it (its own is 1 until then), and all cells share one size (see `PhotoCell.pixelSide`).
+    private var textureSide: Int32 { Self.cellSize * max(scaleFactor, grid.scaleFactor) }
+
     func prefetch(count: Int, scaleFactor: Int32) {
         firstScreen = count
         self.scaleFactor = max(1, scaleFactor)
     }
 
     private func prefetchTextures(_ cells: ArraySlice<AlbumState.Cell>) {
-        let side = Self.cellSize * scaleFactor
+        let side = textureSide
         for case .shown(let photo) in cells {
             guard let id = photo.id, let url = fileURL(photo) else { continue }
             textures.prefetch(id: id, path: url.path, side: side)

@@ -17,12 +17,17 @@ final class TextureTests: XCTestCase {
         try FileManager.default.removeItem(at: folder)
     }
 
-    /// A 640×480 JPEG of one colour.
-    private func writeJPEG(red: UInt8, green: UInt8, blue: UInt8) throws -> String {
-        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 640, 480)!
+    /// A JPEG of one colour, 640×480 unless told, with its leftmost `stripe` columns white.
+    private func writeJPEG(red: UInt8, green: UInt8, blue: UInt8, width: Int32 = 640, height: Int32 = 480,
+                           stripe: Int32 = 0) throws -> String {
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, width, height)!
         defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
         gdk_pixbuf_fill(pixbuf, UInt32(red) << 24 | UInt32(green) << 16 | UInt32(blue) << 8 | 0xff)
-        let path = folder.appendingPathComponent("photo.jpg").path
+        if stripe > 0, let left = gdk_pixbuf_new_subpixbuf(pixbuf, 0, 0, stripe, height) {
+            gdk_pixbuf_fill(left, 0xffff_ffff)
+            g_object_unref(UnsafeMutableRawPointer(left))
+        }
+        let path = folder.appendingPathComponent("photo-\(width)x\(height).jpg").path
         var error: UnsafeMutablePointer<GError>?
         guard gdk_pixbuf_savev(pixbuf, path, "jpeg", nil, nil, &error) != 0 else {
             defer { g_error_free(error) }
@@ -32,19 +37,45 @@ final class TextureTests: XCTestCase {
         return path
     }
 
-    func testCoveringLoadIsCellSizedAndInTheRenderersFormat() throws {
+    private func pixels(of texture: Texture) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: Int(texture.width) * 4 * Int(texture.height))
+        pixels.withUnsafeMutableBufferPointer { gdk_texture_download(texture.pointer, $0.baseAddress, gsize(texture.width) * 4) }
+        return pixels
+    }
+
+    /// A cell shows the centre square of its photo: the texture is that square at cell size, the
+    /// same size for every photo, so a photo arriving in a cell needs no new layout.
+    func testCoveringLoadIsTheCentreSquareAtCellSize() throws {
+        // 640×480 at 1/4 is 160×120: the square drops 20 px (80 of the photo's) on each side.
+        let path = try writeJPEG(red: 20, green: 160, blue: 40, stripe: 60)
+        let texture = try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(path: path, covering: 120) }
+        }
+        let loaded = try XCTUnwrap(texture)
+        XCTAssertEqual(loaded.width, 120)
+        XCTAssertEqual(loaded.height, 120)
+        let firstColumn = stride(from: 0, to: 120 * 120 * 4, by: 120 * 4).map { Int(pixels(of: loaded)[$0 + 1]) }
+        XCTAssertFalse(firstColumn.contains { $0 > 220 }, "the white stripe at the photo's left edge was not cropped away")
+
+        // Smaller than the cell: enlarged to it, as a covering picture would draw it.
+        let small = try writeJPEG(red: 20, green: 160, blue: 40, width: 40, height: 30)
+        let enlarged = try XCTUnwrap(try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(path: small, covering: 120) }
+        })
+        XCTAssertEqual(enlarged.width, 120)
+        XCTAssertEqual(enlarged.height, 120)
+    }
+
+    func testCoveringLoadIsInTheRenderersFormat() throws {
         let path = try writeJPEG(red: 200, green: 40, blue: 10)
         let texture = try MainActor.assumeIsolated {
             try onMainLoop { await Texture.load(path: path, covering: 120) }
         }
         let loaded = try XCTUnwrap(texture)
-        XCTAssertEqual(loaded.height, 120)
-        XCTAssertEqual(loaded.width, 160)
         #if _endian(little)
         XCTAssertEqual(gdk_texture_get_format(loaded.pointer), GDK_MEMORY_B8G8R8A8_PREMULTIPLIED)
         // The colour survives (JPEG is lossy: within a few steps); cairo's ARGB32 is B, G, R, A in memory here.
-        var pixel = [UInt8](repeating: 0, count: Int(loaded.width) * 4 * Int(loaded.height))
-        pixel.withUnsafeMutableBufferPointer { gdk_texture_download(loaded.pointer, $0.baseAddress, gsize(loaded.width) * 4) }
+        let pixel = pixels(of: loaded)
         let (blue, green, red, alpha) = (Int(pixel[0]), Int(pixel[1]), Int(pixel[2]), Int(pixel[3]))
         XCTAssertEqual(alpha, 255)
         XCTAssertEqual(red, 200, accuracy: 6)
