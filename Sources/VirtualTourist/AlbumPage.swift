@@ -19,6 +19,7 @@ final class AlbumPage {
     }
     private let stack = Stack()
     private let progress = Label()
+    private let progressUpdates = Throttle(milliseconds: 250)
     private let newCollection = Button(label: tr("New Collection"))
     private let emptyPage: StatusPage
     private let errorPage: StatusPage
@@ -152,6 +153,7 @@ final class AlbumPage {
         // photo back in the store, but a closed loader starts no download.
         loader.onChange = nil
         loader.onFinished = nil
+        progressUpdates.cancel()
         loader.close()
     }
 
@@ -174,7 +176,7 @@ final class AlbumPage {
             stack.show(Content.photos)
         }
         let (shown, total) = state.progress
-        progress.text = switch state.phase {
+        let text = switch state.phase {
         case .searching: tr("Searching…")
         // Translators: photos downloaded so far, and in all: "3 of 21".
         case .filling: String(format: tr("%1$@ of %2$@"), Localization.count(shown), Localization.count(total))
@@ -186,6 +188,15 @@ final class AlbumPage {
         // Translators: the album's footer once every photo is in.
         case .ready: String(format: trn("%@ photo", "%@ photos", total), Localization.count(total))
         case .idle, .empty, .searchFailed: ""
+        }
+        // The count while photos arrive, four times a second at most: a label's new text lays
+        // out the whole window (on X11 with round trips to the server), and a screen reader
+        // would read each step. Every other state shows at once.
+        if case .filling = state.phase {
+            progressUpdates.run { [weak self] in self?.progress.text = text }
+        } else {
+            progressUpdates.cancel()
+            progress.text = text
         }
         newCollection.isSensitive = state.canRequestNewCollection
     }

@@ -99,6 +99,28 @@ final class ShimTests: XCTestCase {
         }
     }
 
+    func testThrottleRunsAtOnceThenOnlyTheLatestOncePerInterval() {
+        MainActor.assumeIsolated {
+            var seen: [Int] = []
+            let throttle = Throttle(milliseconds: 100)
+            for value in 1...5 { throttle.run { seen.append(value) } }
+            XCTAssertEqual(seen, [1], "the first call runs at once, the rest wait for the interval")
+            XCTAssertTrue(MainLoop.run(until: { seen.count == 2 }, timeout: 2))
+            XCTAssertEqual(seen, [1, 5], "only the latest waiting work runs")
+            _ = MainLoop.run(until: { false }, timeout: 0.25)
+            XCTAssertEqual(seen, [1, 5], "nothing runs when nothing waits")
+            throttle.run { seen.append(6) }
+            XCTAssertEqual(seen, [1, 5, 6], "a call after a quiet interval runs at once")
+            throttle.run { seen.append(7) }
+            throttle.cancel()
+            _ = MainLoop.run(until: { false }, timeout: 0.25)
+            XCTAssertEqual(seen, [1, 5, 6], "cancel drops the waiting work")
+            throttle.run { seen.append(8) }
+            XCTAssertEqual(seen, [1, 5, 6, 8], "after cancel, a call runs at once")
+            throttle.cancel()
+        }
+    }
+
     /// Outside text given to a widget that parses markup comes back as written, however it is
     /// built (a server's error message is free to contain "<", "&" or tags).
     func testMarkupEscapedTextParsesBackToItself() {
