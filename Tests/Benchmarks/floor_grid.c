@@ -223,7 +223,10 @@ static gboolean open_grid(gpointer data) {
     return G_SOURCE_REMOVE;
 }
 
-static void shown(void) { g_timeout_add(1000, open_grid, NULL); }
+static void shown(void) {
+    trace_record_frames(window);
+    g_timeout_add(1000, open_grid, NULL);
+}
 
 static GPtrArray *read_list(const char *path, gboolean with_offsets) {
     char *text = NULL;

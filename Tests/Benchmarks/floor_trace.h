@@ -14,6 +14,7 @@
 #include <adwaita.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 static FILE *trace_file;
 static gint64 trace_last_tick;
@@ -43,6 +44,8 @@ static inline gboolean trace_tick(gpointer data) {
     (void)data;
     gint64 now = g_get_monotonic_time();
     trace_longest_gap = MAX(trace_longest_gap, now - trace_last_tick);
+    if (now - trace_last_tick > 10000)
+        trace_event("stall", "\"ms\":%.3f", (now - trace_last_tick) / 1000.0);
     trace_last_tick = now;
     return G_SOURCE_CONTINUE;
 }
@@ -88,6 +91,59 @@ static inline void trace_after_next_paint(GtkWidget *widget, const char *name, T
     paint->then = then;
     paint->handler = g_signal_connect(clock, "after-paint", G_CALLBACK(trace_painted), paint);
     gdk_frame_clock_request_phase(clock, GDK_FRAME_CLOCK_PHASE_AFTER_PAINT);
+}
+
+/* The app's "frame" and "stall" events (Sources/VirtualTourist/Trace.swift): each frame over
+ * 8 ms with its phases and the main thread's CPU time, each gap between ticks over 10 ms, so the
+ * floor's frames can be set beside the app's. */
+typedef struct {
+    gint64 start, cpu, update, layout, paint;
+} TraceFrame;
+
+static TraceFrame trace_frame;
+
+static inline gint64 trace_thread_cpu(void) {
+    struct timespec spec;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec);
+    return spec.tv_sec * 1000000 + spec.tv_nsec / 1000;
+}
+
+static inline void trace_frame_mark(GdkFrameClock *clock, gpointer phase) {
+    (void)clock;
+    gint64 now = g_get_monotonic_time();
+    switch (GPOINTER_TO_INT(phase)) {
+    case GDK_FRAME_CLOCK_PHASE_BEFORE_PAINT:
+        trace_frame = (TraceFrame){.start = now, .cpu = trace_thread_cpu()};
+        break;
+    case GDK_FRAME_CLOCK_PHASE_UPDATE: trace_frame.update = now; break;
+    case GDK_FRAME_CLOCK_PHASE_LAYOUT: trace_frame.layout = now; break;
+    case GDK_FRAME_CLOCK_PHASE_PAINT: trace_frame.paint = now; break;
+    default: {
+        gint64 total = now - trace_frame.start;
+        if (trace_frame.start == 0 || total <= 8000)
+            break;
+        gint64 last = trace_frame.start;
+        double update = 0, layout = 0, paint = 0;
+        if (trace_frame.update) { update = (trace_frame.update - last) / 1000.0; last = trace_frame.update; }
+        if (trace_frame.layout) { layout = (trace_frame.layout - last) / 1000.0; last = trace_frame.layout; }
+        if (trace_frame.paint) paint = (trace_frame.paint - last) / 1000.0;
+        trace_event("frame", "\"total\":%.3f,\"update\":%.3f,\"layout\":%.3f,\"paint\":%.3f,\"cpu\":%.3f",
+                    total / 1000.0, update, layout, paint, (trace_thread_cpu() - trace_frame.cpu) / 1000.0);
+    }
+    }
+}
+
+/* Starts the frame record on the (realized) `widget`'s frame clock. */
+static inline void trace_record_frames(GtkWidget *widget) {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(widget);
+    g_return_if_fail(clock != NULL);
+    static const struct { const char *signal; GdkFrameClockPhase phase; } marks[] = {
+        {"before-paint", GDK_FRAME_CLOCK_PHASE_BEFORE_PAINT}, {"update", GDK_FRAME_CLOCK_PHASE_UPDATE},
+        {"layout", GDK_FRAME_CLOCK_PHASE_LAYOUT}, {"paint", GDK_FRAME_CLOCK_PHASE_PAINT},
+        {"after-paint", GDK_FRAME_CLOCK_PHASE_AFTER_PAINT},
+    };
+    for (guint i = 0; i < G_N_ELEMENTS(marks); i++)
+        g_signal_connect(clock, marks[i].signal, G_CALLBACK(trace_frame_mark), GINT_TO_POINTER(marks[i].phase));
 }
 
 #endif

@@ -7,6 +7,7 @@ format, so a floor and the app are timed by the same events on the same clock.
 from __future__ import annotations
 
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -50,6 +51,32 @@ class Floors:
         if finished["shown"] != len(arrivals):
             raise RuntimeError(f"floor-grid showed {finished['shown']} of {len(arrivals)} photos")
         return trace.wait("main_loop_gap", timeout=0)["longest_ms"]
+
+    def fill_while_downloading(self, arrivals: list[tuple[float, Path]], urls: list[str], directory: Path,
+                               env: dict[str, str]) -> float:
+        """P2's floor again, with curl fetching the same URLs from the loopback service from the
+        moment its grid opens: the machine as busy as while the app fills (service, network,
+        files), so what the load alone does to a toolkit's frames can be told from the app's own
+        work. A diagnostic (`bench --loaded-floor`), not a target's floor."""
+        directory.mkdir()
+        outcome: dict = {}
+
+        def fill() -> None:
+            try:
+                outcome["stall"] = self.fill(arrivals, directory, env)
+            except Exception as error:  # reraised below, in the caller's thread
+                outcome["error"] = error
+
+        thread = threading.Thread(target=fill)
+        thread.start()
+        try:
+            Trace(directory / "floor-fill.jsonl").wait("album_opened", timeout=60)
+            self.curl(urls, directory / "curl")
+        finally:
+            thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["stall"]
 
     def album(self, paths: list[Path], directory: Path, env: dict[str, str]) -> float:
         """P3's floor, in ms: a grid opened over the same files → every cell in view painted."""

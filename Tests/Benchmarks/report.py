@@ -37,6 +37,11 @@ def print_table(results: dict) -> None:
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else "—"
         print(f"{key:4} {fmt(r['median'], unit):>10} {fmt(r['min'], unit):>10} {fmt(r['max'], unit):>10} "
               f"{floor:>10} {ratio:>6}  {target_text(r):>20}  {'yes' if r['met'] else 'NO ':3}  {NAMES[key]}")
+    for key, r in results.items():
+        if "floor_while_downloading" in r:
+            loaded = r["floor_while_downloading"]
+            print(f"{key} diagnostic: its floor while curl downloads the same photos {fmt(loaded['median'], r['unit'])}, "
+                  f"ratio {loaded['ratio']:.2f}")
     print("ratio: the median of the runs' app/floor ratios (each run's app and floor ran back to back); "
           "GPU: the figure a user with a GPU must get, not judged here (software rendering, see the README)")
 
