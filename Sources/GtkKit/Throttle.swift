@@ -26,6 +26,9 @@ public final class Throttle {
         }
     }
 
+    /// Whether an interval is running: a call now would wait for its end.
+    public var isWaiting: Bool { source != 0 }
+
     /// Drops the pending work; the next call runs at once.
     public func cancel() {
         MainLoop.remove(source: source)

@@ -69,9 +69,13 @@ class Floors:
 
         thread = threading.Thread(target=fill)
         thread.start()
+        trace = Trace(directory / "floor-fill.jsonl")
         try:
-            Trace(directory / "floor-fill.jsonl").wait("album_opened", timeout=60)
-            self.curl(urls, directory / "curl")
+            # Until the grid opens, or the floor has ended without opening it (its error is raised below).
+            while thread.is_alive() and not trace.events("album_opened"):
+                time.sleep(0.01)
+            if thread.is_alive():
+                self.curl(urls, directory / "curl")
         finally:
             thread.join()
         if "error" in outcome:

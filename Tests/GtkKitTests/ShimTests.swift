@@ -107,12 +107,13 @@ final class ShimTests: XCTestCase {
             XCTAssertEqual(seen, [1], "the first call runs at once, the rest wait for the interval")
             XCTAssertTrue(MainLoop.run(until: { seen.count == 2 }, timeout: 2))
             XCTAssertEqual(seen, [1, 5], "only the latest waiting work runs")
-            _ = MainLoop.run(until: { false }, timeout: 0.25)
+            XCTAssertTrue(MainLoop.run(until: { !throttle.isWaiting }, timeout: 2), "the interval ends when nothing waits")
             XCTAssertEqual(seen, [1, 5], "nothing runs when nothing waits")
             throttle.run { seen.append(6) }
             XCTAssertEqual(seen, [1, 5, 6], "a call after a quiet interval runs at once")
             throttle.run { seen.append(7) }
             throttle.cancel()
+            XCTAssertFalse(throttle.isWaiting)
             _ = MainLoop.run(until: { false }, timeout: 0.25)
             XCTAssertEqual(seen, [1, 5, 6], "cancel drops the waiting work")
             throttle.run { seen.append(8) }

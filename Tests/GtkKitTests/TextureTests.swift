@@ -54,7 +54,8 @@ final class TextureTests: XCTestCase {
         let loaded = try XCTUnwrap(texture)
         XCTAssertEqual(loaded.width, 120)
         XCTAssertEqual(loaded.height, 120)
-        let firstColumn = stride(from: 0, to: 120 * 120 * 4, by: 120 * 4).map { Int(pixels(of: loaded)[$0 + 1]) }
+        let square = pixels(of: loaded)
+        let firstColumn = stride(from: 0, to: square.count, by: 120 * 4).map { Int(square[$0 + 1]) }
         XCTAssertFalse(firstColumn.contains { $0 > 220 }, "the white stripe at the photo's left edge was not cropped away")
 
         // Smaller than the cell: enlarged to it, as a covering picture would draw it.
