@@ -5,7 +5,7 @@ Tests start it on a free port and point Virtual Tourist at it, so the app never 
 the real internet; a person can also run it by hand to use the app offline.
 
     /usr/bin/python3 Tests/Support/loopback_service.py [--host 127.0.0.1] [--port 0]
-        [--latency-ms 0] [--image-kb 60] [--total 95] [--verbose]
+        [--latency-ms 0] [--image-kb 60] [--total 95] [--real-data] [--verbose]
 
 It prints one line `READY http://HOST:PORT` once it accepts connections.  Behaviour can be
 changed at runtime through the `/_control/...` endpoints (see `Handler._control`):
@@ -36,6 +36,11 @@ This file is the entry point, the request dispatch and `/_control`; the rest is 
 beside it, one concern each: loopback_images.py (tiles and photos drawn on request),
 loopback_photos.py (Flickr and Commons answers), loopback_geocoder.py (Nominatim),
 loopback_faults.py (fault modes and holds), loopback_state.py (State and the request log).
+
+`--real-data` (for the AppStream screenshots, meson-helpers/take-screenshots.sh) answers tiles,
+Commons searches, their photos and place searches from real data that Debian packages ship
+(loopback_realdata.py) instead of test patterns; Flickr, /_control and the fault modes stay as
+they are. Without it nothing changes, and loopback_realdata.py is not even imported.
 """
 from __future__ import annotations
 
@@ -152,6 +157,11 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
     def _base(self) -> str:
         return self.server.base_url
 
+    @property
+    def _real(self):
+        """loopback_realdata when the service runs with --real-data, else None."""
+        return self.server.real_data
+
     # ---- normal endpoints
 
     def _route(self, path: str, q: dict) -> Response:
@@ -160,9 +170,13 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         if path.rstrip("/") == "/flickr/services/rest":
             return flickr_search(q, self._base(), self.state.total)
         if path == "/commons/w/api.php":
+            if self._real and (answer := self._real.commons_search(q, self._base())) is not None:
+                return json_response(answer)
             return commons_search(q, self._base(), self.state.total)
         if path == "/nominatim/search":
-            return Response(200, "application/json", loopback_geocoder.search(q.get("q", ""), int_param(q, "limit", 10)))
+            places = self._real.PLACES if self._real else loopback_geocoder.PLACES
+            return Response(200, "application/json",
+                            loopback_geocoder.search(q.get("q", ""), int_param(q, "limit", 10), places))
         if m := IMAGE_RE.match(path):
             return self._image(m.group(1), int(m.group(2)), int(m.group(3)))
         if path.startswith("/wiki/"):
@@ -181,7 +195,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             return Response(404, "text/plain; charset=utf-8", b"tile out of range\n")
         data = self.state.tiles.get((z, x, y))
         if data is None:
-            data = render_tile(z, x, y)
+            data = self._real.render_tile(z, x, y) if self._real else render_tile(z, x, y)
             self.state.tiles.put((z, x, y), data)
         return Response(200, "image/png", data)
 
@@ -189,6 +203,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         w, h = min(w, MAX_IMAGE_SIDE), min(h, MAX_IMAGE_SIDE)
         if w < 1 or h < 1:
             return Response(404, "text/plain; charset=utf-8", b"bad image size\n")
+        if self._real and (photo := self._real.by_key(name)) is not None:
+            return Response(200, "image/jpeg", self._real.photo_jpeg(photo, w, h))
         big = w * h >= 640 * 480
         key = (name, w, h, self.state.image_kb if big else 0)
         data = self.state.images.get(key)
@@ -264,9 +280,9 @@ class LoopbackServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 128     # benchmarks open many parallel connections at once
 
-    def __init__(self, host: str, port: int, state: State, verbose: bool) -> None:
+    def __init__(self, host: str, port: int, state: State, verbose: bool, real_data=None) -> None:
         super().__init__((host, port), Handler)
-        self.state, self.verbose = state, verbose
+        self.state, self.verbose, self.real_data = state, verbose, real_data
         shown = "127.0.0.1" if host in ("", "0.0.0.0") else host   # URLs must be dialable
         self.base_url = f"http://{shown}:{self.server_address[1]}"
 
@@ -284,11 +300,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-ms", type=int, default=0)
     parser.add_argument("--image-kb", type=int, default=60)
     parser.add_argument("--total", type=int, default=95, help="photos per coordinate")
+    parser.add_argument("--real-data", action="store_true",
+                        help="map tiles, Commons photos and places from real data in Debian packages"
+                             " (loopback_realdata.py), for screenshots")
     parser.add_argument("--verbose", action="store_true", help="log each request to stderr")
     args = parser.parse_args(argv)
 
+    real_data = None
+    if args.real_data:
+        try:
+            import loopback_realdata as real_data
+        except ImportError as exc:   # numpy or PIL
+            print(f"--real-data: {exc} (apt install python3-numpy python3-pil)", file=sys.stderr)
+            return 2
+        if missing := real_data.missing_packages():
+            print(f"--real-data needs the Debian packages: {' '.join(missing)}", file=sys.stderr)
+            return 2
     state = State(args.latency_ms, args.image_kb, args.total)
-    server = LoopbackServer(args.host, args.port, state, args.verbose)
+    server = LoopbackServer(args.host, args.port, state, args.verbose, real_data)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
