@@ -19,7 +19,6 @@ GTK 4.18 / libadwaita 1.7 facts these tests rely on (seen here, not guessed; see
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections import Counter
@@ -31,7 +30,7 @@ import pytest
 from PIL import Image
 from gi.repository import Atspi
 
-from harness import (BUTTON, PAGE_ROLES, REPO, LoopbackService, ancestor, has_state, is_showing,
+from harness import (BUTTON, PAGE_ROLES, LoopbackService, ancestor, has_state, is_showing,
                      name_of, safe, walk, wait_for)
 
 PER_ALBUM = 21   # the photosPerAlbum default
@@ -770,16 +769,6 @@ def test_filled_album_screenshot(launch, dirs, paris, loopback, tmp_path):
         red = sum(1 for r, g, b in near if r > 180 and g < 80 and b < 80)
         return red if red >= 40 else None
     wait_for(pin_pixels, 10, 0.5, f"the pin drawn on the album's place map around {middle}")
-
-    if os.environ.get("VT_SAVE_SCREENSHOTS") == "1":
-        window = app._x_window()
-        target = REPO / "data" / "screenshots" / "album.png"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        image = Image.open(shot_path)
-        if window:
-            image = image.crop((window["X"], window["Y"], window["X"] + window["WIDTH"],
-                                window["Y"] + window["HEIGHT"]))
-        image.save(target)
 
 
 # ---------------------------------------------------------------- the viewer

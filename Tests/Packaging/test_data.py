@@ -22,7 +22,9 @@ from data_files import APP_ID, REPO, tool
 DATA = REPO / "data"
 ICON = DATA / "icons/hicolor/scalable/apps" / f"{APP_ID}.svg"
 SYMBOLIC = DATA / "icons/hicolor/symbolic/apps" / f"{APP_ID}-symbolic.svg"
-SCREENSHOT_URL = "https://raw.githubusercontent.com/virtualtourist/VirtualTourist/main/data/screenshots/"
+# Any ref: `main` while developing, a tag or a commit once pinned for Flathub.
+SCREENSHOT_URL = re.compile(r"https://raw\.githubusercontent\.com/virtualtourist/VirtualTourist/"
+                            r"[A-Za-z0-9._-]+/data/screenshots/(?P<name>[A-Za-z0-9._-]+\.png)")
 SVG_NS = "{http://www.w3.org/2000/svg}"
 # Flathub and software centres download every screenshot: keep them small.
 SCREENSHOT_MAX_BYTES = 400 * 1024
@@ -109,8 +111,9 @@ def test_screenshots_exist_and_match_their_declared_size(metainfo):
     for shot in shots:
         image = shot.find("image")
         url = image.text.strip()
-        assert url.startswith(SCREENSHOT_URL), url
-        path = DATA / "screenshots" / url[len(SCREENSHOT_URL):]
+        match = SCREENSHOT_URL.fullmatch(url)
+        assert match, url
+        path = DATA / "screenshots" / match["name"]
         assert path.is_file(), f"{path} is missing: run meson-helpers/take-screenshots.sh"
         head = path.read_bytes()[:24]
         assert head[:8] == b"\x89PNG\r\n\x1a\n", f"{path} is not a PNG"
