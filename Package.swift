@@ -7,7 +7,7 @@ let package = Package(
         .executable(name: "virtual-tourist", targets: ["VirtualTourist"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         // System libraries, one per pkg-config module (SwiftPM takes one name per target).

@@ -6,8 +6,9 @@
 #   swift-build.sh SWIFT SOURCE_ROOT SCRATCH_PATH OUTPUT [--static-swift-stdlib] [--offline]
 #
 # SCRATCH_PATH may be relative to SOURCE_ROOT (the Flatpak manifest puts the dependency checkouts
-# there). --offline adds --skip-update and keeps SwiftPM's caches and configuration inside the
-# scratch folder, so a sandboxed build neither fetches nor reads $HOME. Extra `swift build`
+# there). --offline adds --force-resolved-versions (exactly the versions Package.resolved pins; the
+# Flatpak copies its pins there) and keeps SwiftPM's caches and configuration inside the scratch
+# folder, so a sandboxed build neither fetches nor reads $HOME. Extra `swift build`
 # arguments can be given in VT_SWIFT_BUILD_FLAGS (split on spaces).
 set -eu
 
@@ -37,7 +38,7 @@ if $static; then
     set -- "$@" --static-swift-stdlib
 fi
 if $offline; then
-    set -- "$@" --skip-update --cache-path "$scratch/cache" \
+    set -- "$@" --force-resolved-versions --cache-path "$scratch/cache" \
         --config-path "$scratch/config" --security-path "$scratch/security"
 fi
 if [ -n "${VT_SWIFT_BUILD_FLAGS:-}" ]; then

@@ -4,11 +4,12 @@
     swiftpm-offline-cache.py SCRATCH_PATH [PACKAGE_RESOLVED]
 
 flatpak-builder fetches every dependency itself, as a git source checked out at
-SCRATCH_PATH/checkouts/NAME. `swift build --skip-update` still wants SwiftPM's repository cache,
+SCRATCH_PATH/checkouts/NAME. `swift build --force-resolved-versions` still wants SwiftPM's repository cache,
 SCRATCH_PATH/repositories/NAME-HASH, as flatpak-builder-tools' spm generator recreates it; this
 script does the same from Package.resolved (default: next to Package.swift in the current folder)
-and, unlike the generator, also checks that each checkout is at its pinned revision and keeps only
-the pinned version's tag, so SwiftPM cannot pick a newer release that happens to be in the clone.
+and, unlike the generator, also checks that each checkout is at its pinned revision (or, from a
+local mirror with other commit ids, carries the pinned version's tag) and keeps only the pinned
+version's tag, so SwiftPM cannot pick a newer release that happens to be in the clone.
 """
 from __future__ import annotations
 
@@ -62,7 +63,17 @@ def prepare(scratch: Path, pin: dict) -> None:
         raise SystemExit(f"{checkout} is not a git checkout: is the manifest's source missing?")
     head = git("rev-parse", "HEAD", cwd=checkout)
     if head != revision:
-        raise SystemExit(f"{checkout} is at {head}, but Package.resolved pins {revision}")
+        # flatpak-builder has already checked the checkout against the manifest's commit. A
+        # local mirror of the same repository (`dev flatpak` builds from one) has the same tags
+        # but its own commit ids: accept the checkout when it carries the pinned version's tag,
+        # and pin what it is, so SwiftPM checks out exactly that.
+        tags = git("tag", "--points-at", "HEAD", cwd=checkout).split()
+        if not version or not ({version, f"v{version}"} & set(tags)):
+            raise SystemExit(f"{checkout} is at {head}, but Package.resolved pins {revision}"
+                             f" (version {version}) and no tag of that version is on it")
+        print(f"{basename(location)}: a mirror's commit {head[:12]} for {version}"
+              f" (Package.resolved named {revision[:12]})")
+        revision = pin["state"]["revision"] = head
 
     repository = scratch / "repositories" / repository_folder(location)
     staging = repository.with_name(repository.name + ".new")
@@ -112,6 +123,9 @@ def main() -> None:
         entries = pins["pins"]
     for pin in entries:
         prepare(scratch, pin)
+    if pins.get("version") != 1:
+        # The revisions prepare() settled on (the same unless the checkout is a mirror's).
+        resolved.write_text(json.dumps(pins, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ enum AppAction: String, CaseIterable {
     case back
     case undo
     case preferences
-    /// Provided by GTK with the window's help overlay (see `ShortcutsHelp`).
+    /// Provided with the Keyboard Shortcuts help: by GTK with the window's help overlay, or by
+    /// the shim with libadwaita 1.8's dialog (see `ShortcutsHelp`).
     case showHelp = "show-help-overlay"
     case close
     case quit
@@ -68,8 +69,8 @@ enum AppAction: String, CaseIterable {
     }
 
     /// Installs the actions of one scope with their handlers, and their accelerators. Every
-    /// action of the scope must have a handler, except `showHelp`: GTK adds that action with the
-    /// help overlay, and only its keys are set here.
+    /// action of the scope must have a handler, except `showHelp`: the shortcuts help adds that
+    /// action itself, and only its keys are set here.
     @MainActor
     static func install(_ scope: Scope, on map: Object, application: Application,
                         handlers: [AppAction: @MainActor () -> Void],

@@ -97,6 +97,18 @@ def test_metainfo_describes_this_release_and_app(metainfo):
     assert colours == {"light", "dark"}
 
 
+def test_metainfo_meets_flathubs_quality_rules(metainfo):
+    """Flathub's guidelines: a summary of at most about 35 characters, translations declared,
+    and screenshots on a URL that never changes (a tag or commit, not a branch)."""
+    summary = metainfo.find("summary")
+    assert len(summary.text) <= 35, summary.text
+    translation = metainfo.find("translation")
+    assert translation is not None and translation.get("type") == "gettext"
+    assert translation.text == "virtual-tourist"
+    for image in metainfo.iter("image"):
+        assert re.search(r"/VirtualTourist/[0-9a-f]{40}/", image.text), f"{image.text} is not pinned to a commit"
+
+
 def test_metainfo_declares_small_screens_and_touch(metainfo):
     root = metainfo
     controls = {c.text for c in root.findall("supports/control")}

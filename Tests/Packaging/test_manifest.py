@@ -1,8 +1,8 @@
 """Checks the Flatpak manifest against the rest of the repository.
 
-flatpak-builder is not available on the development machines, so these tests catch what would
-only fail on a builder: ids that drifted apart, unpinned downloads, a SwiftPM dependency that has
-no offline source, or a pin file that disagrees with the manifest.
+These catch in seconds what would otherwise fail only on a builder: ids that drifted apart,
+unpinned downloads, a module the runtime lacks, a SwiftPM dependency without an offline source,
+or pins that disagree. `./meson-helpers/dev flatpak` builds the manifest for real.
 
     /usr/bin/python3 -m pytest -p no:cacheprovider Tests/Packaging
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -123,16 +125,53 @@ def test_every_source_is_pinned(manifest):
     assert not problems, "\n".join(problems)
 
 
+def archive_version(module: dict) -> tuple[int, ...]:
+    """The release of a module built from an upstream tarball (NAME-1.2.3.tar.xz)."""
+    url = next(s["url"] for s in module["sources"] if s.get("type") == "archive")
+    match = re.search(r"-(\d+(?:\.\d+)+)\.tar\.", url)
+    assert match, f"no version in {url}"
+    return tuple(int(x) for x in match.group(1).split("."))
+
+
 def test_libshumate_builds_without_optional_parts(manifest):
     module = next(m for m in manifest["modules"] if m["name"] == "libshumate")
     assert module["buildsystem"] == "meson"
-    # Without these the build needs protobuf-c, gi-docgen or vapigen, none of them in the SDK,
-    # or tries to download sysprof as a subproject.
-    for name, value in [("demos", "false"), ("gtk_doc", "false"), ("vapi", "false"),
-                        ("vector_renderer", "false"), ("sysprof", "disabled")]:
+    # Without these the build needs gi-docgen or vapigen, neither in the SDK, or tries to
+    # download sysprof as a subproject.
+    for name, value in [("demos", "false"), ("gtk_doc", "false"), ("gir", "false"), ("vapi", "false"),
+                        ("sysprof", "disabled")]:
         assert config_option(module, name) == value, name
     names = [m["name"] for m in manifest["modules"]]
     assert names.index("libshumate") < names.index("virtual-tourist")
+
+
+def test_protobuf_c_is_built_before_a_libshumate_that_requires_it(manifest):
+    """From 1.6 libshumate always builds its vector renderer, and its meson.build requires
+    libprotobuf-c (`-Dvector_renderer=false` only warns); the GNOME SDK has no protobuf-c."""
+    names = [m["name"] for m in manifest["modules"]]
+    shumate = manifest["modules"][names.index("libshumate")]
+    if archive_version(shumate) < (1, 6):
+        return
+    assert "protobuf-c" in names, "libshumate >= 1.6 needs a protobuf-c module"
+    assert names.index("protobuf-c") < names.index("libshumate")
+    protobuf = manifest["modules"][names.index("protobuf-c")]
+    # Only the C library: protoc would need the C++ protobuf compiler, which the SDK lacks.
+    assert "--disable-protoc" in protobuf.get("config-opts", [])
+    assert config_option(shumate, "vector_renderer") is None, "the option does nothing from 1.6"
+
+
+# GNOME runtimes supported on 2026-11-25 (GNOME 49 reached its end of life with GNOME 51's
+# release), and the freedesktop base whose swift6 extension branch each needs.
+SUPPORTED_RUNTIMES = {"50": "25.08"}
+
+
+def test_runtime_is_a_supported_gnome_with_a_swift6_branch(manifest):
+    assert manifest["runtime-version"] in SUPPORTED_RUNTIMES, \
+        f"GNOME {manifest['runtime-version']} is not a supported runtime with a swift6 extension branch"
+    assert manifest["sdk"] == "org.gnome.Sdk" and manifest["runtime"] == "org.gnome.Platform"
+    checker = (REPO / "meson-helpers" / "flatpak-check.py").read_text()
+    base = SUPPORTED_RUNTIMES[manifest["runtime-version"]]
+    assert f'"{manifest["runtime-version"]}": "{base}"' in checker, "flatpak-check must know the base"
 
 
 def test_app_module_builds_offline_with_static_swift(app_module):
@@ -180,12 +219,47 @@ def test_pins_agree_with_the_manifest(app_module):
     assert (REPO / "meson-helpers" / "swiftpm-offline-cache.py").is_file()
 
 
-def test_pinned_versions_satisfy_package_swift():
-    """A pin below a `from:` requirement would make SwiftPM refuse the offline checkout."""
+def test_every_package_is_pinned_exactly_to_the_flatpaks_version():
+    """Package.swift, the pins and the manifest name one version each: a build with meson or
+    by a distribution resolves exactly what the Flatpak builds."""
     text = (REPO / "Package.swift").read_text()
+    requirements = re.findall(r'\.package\(\s*url:\s*"([^"]+)",\s*(\w+):\s*"([^"]+)"', text)
+    assert requirements and len(requirements) == len(package_urls())
     pins = {normalized_url(p["location"]): p["state"]["version"]
             for p in json.loads(PINS.read_text())["pins"]}
-    for url, minimum in re.findall(r'\.package\(\s*url:\s*"([^"]+)",\s*from:\s*"([^"]+)"', text):
-        pinned = tuple(int(x) for x in pins[normalized_url(url)].split("."))
-        wanted = tuple(int(x) for x in minimum.split("."))
-        assert pinned >= wanted and pinned[0] == wanted[0], url
+    for url, kind, version in requirements:
+        assert kind == "exact", f"{url}: `{kind}:` lets SwiftPM pick another version; use `exact:`"
+        assert pins[normalized_url(url)] == version, url
+
+
+def test_offline_build_uses_only_resolved_versions():
+    script = (REPO / "meson-helpers" / "swift-build.sh").read_text()
+    assert "--force-resolved-versions" in script
+    assert "--skip-update" not in script, "deprecated in SwiftPM 6.3"
+
+
+SUBMISSION = REPO / "flatpak" / "flathub" / f"{APP_ID}.json"
+
+
+def test_flathub_submission_is_the_local_manifest_pinned_to_a_release():
+    """Flathub refuses a `dir` source: the submission is the local manifest with the app's
+    source pinned to a tag and commit, generated by meson-helpers/flathub-manifest.py."""
+    assert SUBMISSION.is_file(), "run meson-helpers/flathub-manifest.py TAG COMMIT"
+    result = subprocess.run([sys.executable, str(REPO / "meson-helpers" / "flathub-manifest.py"), "--check"],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    submission = json.loads(SUBMISSION.read_text())
+    kinds = [s.get("type") for m in all_modules(submission["modules"]) for s in m.get("sources", [])]
+    assert "dir" not in kinds
+    app = next(m for m in submission["modules"] if m["name"] == "virtual-tourist")
+    source = app["sources"][0]
+    assert source["type"] == "git" and COMMIT.match(source["commit"])
+    assert re.fullmatch(r"v\d+\.\d+\.\d+", source["tag"])
+    version = re.search(r"version:\s*'([^']+)'", (REPO / "meson.build").read_text()).group(1)
+    assert source["tag"] == f"v{version}", "the submission builds this version's release"
+    # The pinned commit is in this repository's history (when the clone has its history).
+    shallow = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--is-shallow-repository"],
+                             capture_output=True, text=True)
+    if shallow.returncode == 0 and shallow.stdout.strip() == "false":
+        found = subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{source['commit']}^{{commit}}"])
+        assert found.returncode == 0, f"{source['commit']} is not a commit of this repository"

@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""A stand-in for xdg-desktop-portal on the test's session bus (org.freedesktop.portal.Desktop):
+FileChooser.SaveFile is recorded (one JSON line per call in the file given as argument) and
+answered "cancelled", as a user closing the dialog would; ProxyResolver.Lookup answers
+"direct://" (libproxy asks it for every request from inside the sandbox). Other portals are not
+there, as on a desktop without them. Prints READY once it owns the name."""
+from __future__ import annotations
+
+import json
+import sys
+
+from gi.repository import Gio, GLib
+
+NODE = """<node>
+  <interface name="org.freedesktop.portal.FileChooser">
+    <method name="SaveFile"><arg type="s" direction="in"/><arg type="s" direction="in"/>
+      <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
+    <property name="version" type="u" access="read"/>
+  </interface>
+  <interface name="org.freedesktop.portal.ProxyResolver">
+    <method name="Lookup"><arg type="s" direction="in"/><arg type="as" direction="out"/></method>
+    <property name="version" type="u" access="read"/>
+  </interface>
+</node>"""
+PATH = "/org/freedesktop/portal/desktop"
+
+
+def main() -> None:
+    log = open(sys.argv[1], "a", buffering=1)
+    loop = GLib.MainLoop()
+    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+    def call(connection, sender, path, interface, method, parameters, invocation):
+        if method == "Lookup":
+            invocation.return_value(GLib.Variant("(as)", (["direct://"],)))
+            return
+        parent, title, options = parameters.unpack()
+        log.write(json.dumps({"method": method, "title": title,
+                              "current_name": str(options.get("current_name", ""))}) + "\n")
+        token = options.get("handle_token", "vt")
+        request = f"{PATH}/request/{sender[1:].replace('.', '_')}/{token}"
+        invocation.return_value(GLib.Variant("(o)", (request,)))
+        # Answered once the caller has the reply (the method's return goes out first).
+        GLib.idle_add(lambda: connection.emit_signal(sender, request, "org.freedesktop.portal.Request",
+                                                     "Response", GLib.Variant("(ua{sv})", (1, {}))) and False)
+
+    def get_property(connection, sender, path, interface, name):
+        return GLib.Variant("u", 3 if interface.endswith("FileChooser") else 1)
+
+    for info in Gio.DBusNodeInfo.new_for_xml(NODE).interfaces:
+        bus.register_object(PATH, info, call, get_property, None)
+    Gio.bus_own_name_on_connection(bus, "org.freedesktop.portal.Desktop", Gio.BusNameOwnerFlags.NONE,
+                                   lambda *_: print("READY", flush=True), lambda *_: loop.quit())
+    loop.run()
+
+
+if __name__ == "__main__":
+    main()
