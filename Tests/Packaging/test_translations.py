@@ -115,5 +115,5 @@ def test_desktop_file_is_translated(merged_desktop):
 def test_metainfo_is_translated(merged_metainfo):
     root = ET.parse(merged_metainfo).getroot()
     german = {element.tag: (element.text or "") for element in root.iter() if element.get(XML_LANG) == "de"}
-    assert german["summary"] == "Fotos aus der Nähe jedes Ortes auf einer Karte sehen"
+    assert german["summary"] == "Fotos von jedem Ort auf einer Karte"
     assert "p" in german and "li" in german and "caption" in german, sorted(german)
