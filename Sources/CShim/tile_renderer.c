@@ -14,6 +14,7 @@
 struct _VtTileRenderer {
     ShumateMapSource parent_instance;
     ShumateDataSource *data_source;
+    guint fills;            // tiles asked for by the map that shows this renderer
 };
 
 G_DEFINE_FINAL_TYPE(VtTileRenderer, vt_tile_renderer, SHUMATE_TYPE_MAP_SOURCE)
@@ -165,6 +166,7 @@ static void on_completed(ShumateDataSourceRequest *request, GParamSpec *pspec, g
 static void fill_tile_async(ShumateMapSource *source, ShumateTile *tile, GCancellable *cancellable,
                             GAsyncReadyCallback callback, gpointer user_data) {
     VtTileRenderer *self = VT_TILE_RENDERER(source);
+    self->fills++;
     GTask *task = g_task_new(self, cancellable, callback, user_data);
     g_task_set_source_tag(task, fill_tile_async);
     Fill *fill = g_new0(Fill, 1);
@@ -213,4 +215,8 @@ VtTileRenderer *vt_tile_renderer_new(const char *id, const char *name, const cha
                                         "projection", projection, NULL);
     self->data_source = g_object_ref(data_source);
     return self;
+}
+
+guint vt_tile_renderer_get_fills(VtTileRenderer *self) {
+    return self->fills;
 }

@@ -7,10 +7,14 @@ public final class MapView: Widget {
     private let markerLayer: OpaquePointer
     /// The pins, drawn by one layer under the marker widgets.
     public let marks: MapMarks
+    /// This map's own renderer of the tiles (held by the map), to tell whether it asked for any.
+    private let renderer: OpaquePointer
 
     public init(source: TileSource, interactive: Bool = true) {
         let simple = vt_shumate_simple_map(UnsafeMutableRawPointer(shumate_simple_map_new()))
-        shumate_simple_map_set_map_source(simple, source.mapSource)
+        renderer = source.makeRenderer()
+        shumate_simple_map_set_map_source(simple, vt_shumate_map_source(UnsafeMutableRawPointer(renderer)))
+        g_object_unref(UnsafeMutableRawPointer(renderer))
         // Both owned by the map once added as overlay layers below; the marker widgets on top.
         marks = MapMarks(viewport: shumate_simple_map_get_viewport(simple))
         markerLayer = shumate_marker_layer_new(shumate_simple_map_get_viewport(simple))
@@ -24,6 +28,30 @@ public final class MapView: Widget {
             gtk_widget_set_focusable(widget, false.g)
             shumate_simple_map_set_show_zoom_buttons(simple, false.g)
             gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
+        }
+        wakeTiles()
+    }
+
+    /// libshumate 1.4's tile layer defers loading while the map "moves fast", measured from the
+    /// last frame; its first measure starts from (0, 0), so it defers, and when its one retry
+    /// falls in the same frame time it keeps the cached answer and never asks for a tile until
+    /// the viewport changes (a blank map: 1 start in 12 for the main map, every other album's
+    /// place map). Until this map has asked for a tile, move its viewport by an invisible amount
+    /// once per painted frame, for at most 30 frames, then put it back.
+    private func wakeTiles(frame: Int = 0, origin: Double? = nil) {
+        FrameClock.afterNextPaint(of: self) { [weak self] in
+            guard let self else { return }
+            let origin = origin ?? self.latitude  // where the owner put the map before it showed
+            guard vt_tile_renderer_get_fills(self.renderer) == 0, frame < 30 else {
+                // Back to exactly where the map was, unless the user has moved it since.
+                let latitude = self.latitude
+                if latitude != origin, abs(latitude - origin) < 1e-8 {
+                    self.center(latitude: origin, longitude: self.longitude)
+                }
+                return
+            }
+            self.center(latitude: origin + (frame % 2 == 0 ? 1e-9 : 0), longitude: self.longitude)
+            self.wakeTiles(frame: frame + 1, origin: origin)
         }
     }
 

@@ -20,15 +20,23 @@ public final class TileSource: Object {
             let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: start), count: Int(size), deallocator: .none)
             return TileSource.isTile(data) ? 1 : 0
         }
-        let renderer = vt_tile_renderer_new(
-            "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
-            "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
-            vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))
         self.dataSource = dataSource!
-        g_object_unref(UnsafeMutableRawPointer(dataSource))  // the renderer holds it
-        super.init(taking: UnsafeMutableRawPointer(renderer!))
+        let renderer = Self.renderer(over: self.dataSource)
+        g_object_unref(UnsafeMutableRawPointer(dataSource))  // the renderers hold it
+        super.init(taking: UnsafeMutableRawPointer(renderer))
     }
     package var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
+
+    /// A renderer of these tiles for one map (the caller owns it): they share the data source,
+    /// its session and cache, but each counts the tiles its own map asks for.
+    package func makeRenderer() -> OpaquePointer { Self.renderer(over: dataSource) }
+
+    private static func renderer(over dataSource: OpaquePointer) -> OpaquePointer {
+        vt_tile_renderer_new(
+            "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
+            "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
+            vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))!
+    }
 
     /// Whether `data` is a whole image of tile size (`VT_TILE_MAX_SIDE`): anything else is
     /// neither drawn nor cached.

@@ -82,7 +82,6 @@ final class MapPage {
         }
 
         restoreViewport()
-        wakeTiles(tiles)
         map.onViewportChanged { [unowned self] in
             self.viewportSaver.schedule { [unowned self] in self.saveViewport() }
         }
@@ -107,28 +106,6 @@ final class MapPage {
     func shutdown() {
         map.mapArea.resetControllers()
         saveViewport()
-    }
-
-    /// libshumate 1.4's tile layer defers loading while the map "moves fast", measured from the
-    /// last frame; its first measure starts from (0, 0), so it defers, and when its one retry
-    /// falls in the same frame time it keeps the cached answer and never asks for a tile until
-    /// the viewport changes (1 start in 12 here, a blank map). Until the first tile is asked for,
-    /// move the viewport by an invisible amount once per frame, for at most half a second.
-    private func wakeTiles(_ tiles: TileSource, frame: Int = 0, origin: Double? = nil) {
-        let origin = origin ?? map.latitude
-        FrameClock.afterNextPaint(of: map) { [weak self] in
-            guard let self else { return }
-            guard tiles.requestCount == 0, frame < 30 else {
-                // Back to exactly where the map was, unless the user has moved it since.
-                let latitude = self.map.latitude
-                if latitude != origin, abs(latitude - origin) < 1e-8 {
-                    self.map.center(latitude: origin, longitude: self.map.longitude)
-                }
-                return
-            }
-            self.map.center(latitude: origin + (frame % 2 == 0 ? 1e-9 : 0), longitude: self.map.longitude)
-            self.wakeTiles(tiles, frame: frame + 1, origin: origin)
-        }
     }
 
     func saveViewport() {
