@@ -19,6 +19,8 @@ final class MainWindow {
     private var pinDeletion: PinBatch?
     private var preferences: PreferencesDialog?
     private var problemToast: Toast?
+    /// The one "Drop Pin Here" offer, for the place last chosen.
+    private var pinOffer: Toast?
 
     init(app: TouristApplication) {
         self.app = app
@@ -91,13 +93,19 @@ final class MainWindow {
     }
 
     /// After a place search: the place's name, and its pin one press away (the button, or Ctrl+D
-    /// once the map is there).
+    /// once the map is there). A newer choice takes the older offer's place at once: queued
+    /// behind it, the older toast would name one place while the map shows another.
     private func offerPin(at place: Place) {
+        pinOffer?.dismiss()
         let name = place.name.split(separator: ",").first.map(String.init) ?? place.name
         let toast = Toast(name, timeout: 10)
         toast.setButton(tr("Drop Pin Here")) { [unowned self] in
             self.mapPage.dropPin(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
         }
+        toast.onDismissed { [weak self, weak toast] in
+            if let self, self.pinOffer === toast { self.pinOffer = nil }
+        }
+        pinOffer = toast
         toasts.add(toast)
     }
 

@@ -11,6 +11,7 @@ from harness import TOGGLE, has_state, safe, wait_for, walk
 from test_album import press_key
 
 BERLIN = "Brandenburger Tor, Pariser Platz, Mitte, Berlin, Deutschland"
+EIFFEL = "Tour Eiffel, 5, Avenue Anatole France, Paris, Île-de-France, France"
 
 
 def type_text(app, text: str) -> None:
@@ -146,3 +147,25 @@ def test_entry_heads_a_wide_window_and_moves_into_a_bar_when_narrow(launch, dirs
              message="the search button to go")
     assert entry_text(app.wait_find(name="Place name", showing=True, timeout=5)) == "Mont"
     assert len(loopback.requests("geocode")) == 1, "moving the entry asks nothing"
+
+
+def test_a_second_choice_replaces_the_first_offer(launch, dirs, paris, loopback):
+    """Two places chosen within the first offer's ten seconds: one offer, for the place on
+    screen, and its button stores that place (it once stored the first, whose toast stayed)."""
+    app = launch()
+    search(app, "Brandenburg Gate")
+    app.wait_find(name=BERLIN, showing=True, timeout=10)
+    app.x.xdotool("key", "Return")
+    app.wait_find(role="label", name="Brandenburger Tor", showing=True, timeout=10)
+
+    search(app, "Eiffel Tower")
+    app.wait_find(name=EIFFEL, showing=True, timeout=10)
+    app.x.xdotool("key", "Return")
+    app.wait_find(role="label", name="Tour Eiffel", showing=True, timeout=10)
+    wait_for(lambda: not app.find_all(role="label", name="Brandenburger Tor"), 5,
+             message=lambda: "the first offer to go; tree:\n" + app.tree_text())
+    buttons = app.find_all(role="button", name="Drop Pin Here")
+    assert len(buttons) == 1, f"{len(buttons)} offers"
+    app.do_action(buttons[0])
+    pins = wait_for(lambda: dirs.pins() or None, 10, message="the pin to be stored")
+    assert [(lat, lon) for _, lat, lon in pins] == [pytest.approx((48.8582599, 2.2945006), abs=1e-6)]
