@@ -24,7 +24,9 @@ public struct Place: Sendable, Equatable {
 
 extension Place {
     static let maxResults = 10
-    static let maxNameLength = 300
+    /// Nominatim's names run past 300 characters (a Brussels address in three languages: 320),
+    /// and the whole name is what a screen reader says; only absurd input is cut.
+    static let maxNameLength = 2_000
 
     /// The JSON array Nominatim answers. Entries without a usable name or position are left
     /// out; anything that is not such an array is `malformed`.

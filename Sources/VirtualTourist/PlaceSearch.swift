@@ -164,6 +164,8 @@ final class PlaceSearch {
         title.setEllipsize(.end)
         let box = Box(.vertical, spacing: 2)
         box.setMargins(top: 8, bottom: 8, start: 12, end: 12)
+        // Only what is drawn is cut short; the row's accessible name is the whole name too.
+        box.tooltip = place.name
         box.append(title)
         if parts.count > 1 {
             let detail = Label(parts[1])

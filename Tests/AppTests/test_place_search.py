@@ -169,3 +169,13 @@ def test_a_second_choice_replaces_the_first_offer(launch, dirs, paris, loopback)
     app.do_action(buttons[0])
     pins = wait_for(lambda: dirs.pins() or None, 10, message="the pin to be stored")
     assert [(lat, lon) for _, lat, lon in pins] == [pytest.approx((48.8582599, 2.2945006), abs=1e-6)]
+
+
+def test_a_long_place_name_is_read_whole(launch, dirs, paris, loopback):
+    """A 320-character Nominatim name (Brussels, in three languages) reaches screen readers
+    whole: it was cut at 300 and lost "/ Belgique / Belgien"."""
+    app = launch()
+    search(app, "Palais Nation")
+    row = app.wait_find(name_re=r"^Palais de la Nation - Paleis der Natie, 16, ", showing=True, timeout=10)
+    name = row.get_name()
+    assert name.endswith("België / Belgique / Belgien") and len(name) == 320, (len(name), name)

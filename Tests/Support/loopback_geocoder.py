@@ -15,6 +15,12 @@ PLACES = (
      "city", 48.8588897, 2.3200410, (48.8155755, 48.9021560, 2.2241220, 2.4697602)),
     ("brandenburg gate brandenburger tor berlin", "Brandenburger Tor, Pariser Platz, Mitte, Berlin, Deutschland",
      "attraction", 52.5162746, 13.3777041, (52.5161268, 52.5164203, 13.3775637, 13.3778444)),
+    # Longer than 300 characters, as real Belgian answers are (three languages).
+    ("palais nation parliament brussels",
+     "Palais de la Nation - Paleis der Natie, 16, Rue de la Loi - Wetstraat, Quartier Royal - Koninklijke Wijk, "
+     "Pentagone - Vijfhoek, Bruxelles - Brussel, Ville de Bruxelles - Stad Brussel, Brussel-Hoofdstad - "
+     "Bruxelles-Capitale, Région de Bruxelles-Capitale - Brussels Hoofdstedelijk Gewest, 1000, België / Belgique / Belgien",
+     "government", 50.8465565, 4.3661763, (50.8460000, 50.8471000, 4.3652000, 4.3672000)),
     ("mont saint-michel", "Le Mont-Saint-Michel, Avranches, Manche, Normandie, France",
      "village", 48.6359541, -1.5114600, (48.6307000, 48.6400000, -1.5200000, -1.5000000)),
     ("springfield", "Springfield, Sangamon County, Illinois, United States",

@@ -20,6 +20,21 @@ final class GeocoderTests: XCTestCase {
         XCTAssertEqual(try Place.decodeNominatim(Data("[]".utf8)), [])
     }
 
+    func testLongNamesAreKeptWholeAndOnlyAbsurdOnesCut() throws {
+        // A real kind of Nominatim answer: a Brussels address in French, Dutch and German.
+        let brussels = "Palais de la Nation - Paleis der Natie, 16, Rue de la Loi - Wetstraat, Quartier Royal - Koninklijke Wijk, "
+            + "Pentagone - Vijfhoek, Bruxelles - Brussel, Ville de Bruxelles - Stad Brussel, Brussel-Hoofdstad - Bruxelles-Capitale, "
+            + "Région de Bruxelles-Capitale - Brussels Hoofdstedelijk Gewest, 1000, België / Belgique / Belgien"
+        let absurd = String(repeating: "Name ", count: 100_000)
+        let body = try JSONSerialization.data(withJSONObject: [
+            ["lat": "50.8465", "lon": "4.3662", "display_name": brussels],
+            ["lat": "1", "lon": "2", "display_name": absurd],
+        ])
+        let places = try Place.decodeNominatim(body)
+        XCTAssertEqual(places.first?.name, brussels, "all \(brussels.count) characters")
+        XCTAssertEqual(places.last?.name.count, Place.maxNameLength)
+    }
+
     func testBadEntriesAreSkippedAndGarbageIsMalformed() throws {
         let body = #"""
         [{"lat": "1e400", "lon": "2", "display_name": "Too far north"},
