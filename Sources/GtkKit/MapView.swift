@@ -87,6 +87,17 @@ public final class MapView: Widget {
         vt_accessible_set_label(target, label)
     }
 
+    /// On a narrow map the scale (bottom left, up to 150 px wide) would cover the start of the
+    /// licence (bottom right), which OpenStreetMap requires to stay readable: lifted, the scale
+    /// stands on the licence's line instead of beside it.
+    public func liftScaleAboveLicence(_ lifted: Bool) {
+        let scale = vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple)))!
+        let licence = vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_license(simple)))!
+        var height: Int32 = 0
+        if lifted { gtk_widget_measure(licence, GTK_ORIENTATION_VERTICAL, -1, nil, &height, nil, nil) }
+        gtk_widget_set_margin_bottom(scale, height)
+    }
+
     private var simple: OpaquePointer { vt_shumate_simple_map(raw) }
     private var viewport: OpaquePointer { shumate_simple_map_get_viewport(simple) }
     /// The ShumateMap inside (the map without its buttons): gestures go on it and the

@@ -72,8 +72,8 @@ final class MapPage {
         layout = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
         layout.addBreakpoint("max-width: 560sp", [])
         layout.addBreakpoint("max-width: 400sp", [(header, "show-title", .bool(false))])
-        layOutHeader()
-        layout.onBreakpointChanged { [unowned self] in self.layOutHeader() }
+        adaptToWidth()
+        layout.onBreakpointChanged { [unowned self] in self.adaptToWidth() }
         page = NavigationPage(child: layout, title: "Virtual Tourist", tag: "map")
         if !app.settings.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
@@ -89,8 +89,9 @@ final class MapPage {
         addGestures()
     }
 
-    private func layOutHeader() {
+    private func adaptToWidth() {
         placeSearch.setCompact(layout.isBreakpointApplied)
+        map.liftScaleAboveLicence(layout.isBreakpointApplied)
         header.setTitle(placeSearch.isCompact ? title : placeSearch.headerSlot)
     }
 

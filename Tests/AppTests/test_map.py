@@ -385,3 +385,27 @@ def test_press_and_hold_on_a_pin_neither_drops_another_nor_opens_it(launch, dirs
     assert len(dirs.pins()) == 2, f"the hold on the pin dropped another: {dirs.pins()}"
     assert app.find(role=TOGGLE, name="Edit", showing=True), "the map page is no longer showing"
     app.stop()
+
+
+SCALE_RE = r"^\d+\s(km|m|mi|ft)$"   # libshumate puts a no-break space there
+
+
+def assert_scale_clear_of_licence(app) -> None:
+    """The scale's bars are as tall as their labels and up to 150 px wide, so on a phone they
+    must stand above the licence's line, not on it (they once covered "Map data ©")."""
+    licence = app.wait_find(role="label", name_re=app.licence_re, showing=True, timeout=10)
+    scale = wait_for(lambda: app.find_all(role="label", name_re=SCALE_RE, showing=True), 10,
+                     message=lambda: "the scale's labels; tree:\n" + app.tree_text())
+    line = app.screen_rect(licence)
+    window = app._x_window()
+    assert line.x + line.width <= window["X"] + window["WIDTH"], f"the licence {line} runs off the window"
+    # The scale widget itself (its labels' parent): its bars span its whole width.
+    box = app.screen_rect(scale[0].get_parent())
+    assert box.y + box.height <= line.y + 1, \
+        f"the scale at {box} reaches into the licence's line {line}"
+
+
+def test_scale_leaves_the_licence_readable_on_a_phone(launch, dirs, paris):
+    dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
+    app = launch()
+    assert_scale_clear_of_licence(app)

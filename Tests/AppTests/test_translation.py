@@ -129,3 +129,10 @@ def test_album_speaks_german_and_fits_a_phone(launch, dirs, paris, german, loopb
     # libadwaita's back button speaks German too.
     app.click(app.wait_find(role=BUTTON, name="Zurück", showing=True, timeout=5))
     app.wait_find(role=TOGGLE, name="Bearbeiten", showing=True, timeout=5)
+
+
+def test_scale_leaves_the_longer_german_licence_readable_on_a_phone(launch, dirs, paris, german):
+    from test_map import assert_scale_clear_of_licence
+    dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
+    app = start_german(launch, german)
+    assert_scale_clear_of_licence(app)
