@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """A stand-in for xdg-desktop-portal on the test's session bus (org.freedesktop.portal.Desktop):
 FileChooser.SaveFile is recorded (one JSON line per call in the file given as argument) and
-answered "cancelled", as a user closing the dialog would; ProxyResolver.Lookup answers
+answered "cancelled", as a user closing the dialog would, or, with `--choose PATH`, as a user
+choosing PATH would. The answer has the form xdg-desktop-portal gives it: "uris" is always
+there, empty when cancelled (GTK 4.18 reads it without checking, and crashes on an answer without
+it, which no real portal sends). ProxyResolver.Lookup answers
 "direct://" (libproxy asks it for every request from inside the sandbox). Other portals are not
 there, as on a desktop without them. Prints READY once it owns the name."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
+from pathlib import Path
 
 from gi.repository import Gio, GLib
 
@@ -25,8 +30,29 @@ NODE = """<node>
 PATH = "/org/freedesktop/portal/desktop"
 
 
+class PortalStandIn:
+    """For tests: this script on the session bus, and the calls it recorded."""
+
+    def __init__(self, root: Path, choose: Path | None = None) -> None:
+        self.calls_path = root / "portal-calls.jsonl"
+        args = [sys.executable, __file__, str(self.calls_path)] + (["--choose", str(choose)] if choose else [])
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout.readline().strip() == "READY", "the portal stand-in did not start"
+
+    @property
+    def calls(self) -> list[dict]:
+        if not self.calls_path.exists():
+            return []
+        return [json.loads(line) for line in self.calls_path.read_text().splitlines() if line]
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
 def main() -> None:
     log = open(sys.argv[1], "a", buffering=1)
+    chosen = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--choose" else None
     loop = GLib.MainLoop()
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
@@ -41,8 +67,10 @@ def main() -> None:
         request = f"{PATH}/request/{sender[1:].replace('.', '_')}/{token}"
         invocation.return_value(GLib.Variant("(o)", (request,)))
         # Answered once the caller has the reply (the method's return goes out first).
+        response, uris = (0, [Gio.File.new_for_path(chosen).get_uri()]) if chosen else (1, [])
+        answer = GLib.Variant("(ua{sv})", (response, {"uris": GLib.Variant("as", uris)}))
         GLib.idle_add(lambda: connection.emit_signal(sender, request, "org.freedesktop.portal.Request",
-                                                     "Response", GLib.Variant("(ua{sv})", (1, {}))) and False)
+                                                     "Response", answer) and False)
 
     def get_property(connection, sender, path, interface, name):
         return GLib.Variant("u", 3 if interface.endswith("FileChooser") else 1)
