@@ -43,7 +43,7 @@ def print_table(results: dict) -> None:
             print(f"{key} diagnostic: its floor while curl downloads the same photos {fmt(loaded['median'], r['unit'])}, "
                   f"ratio {loaded['ratio']:.2f}")
     print("ratio: the median of the runs' app/floor ratios (each run's app and floor ran back to back); "
-          "GPU: the figure a user with a GPU must get, not judged here (software rendering, see the README)")
+          "GPU: the figure a user with a GPU must get, not judged here (software rendering, see Tests/Benchmarks/README.md)")
 
 
 def write_json(path: Path, results: dict, runs: int, binary: Path, seconds: float,

@@ -62,7 +62,7 @@ def summary(values: list[float], floor: list[float] | None, unit: str, target: f
     each back to back) the target is a ratio: the median of the per-run ratios, so that a change
     in the machine's load, which moves app and floor alike, cancels out; without, `target` is a
     value in `unit`.
-    `absolute_target` is a value in `unit` too, reported but not part of `met` (see the README:
+    `absolute_target` is a value in `unit` too, reported but not part of `met` (see Tests/Benchmarks/README.md:
     it is what a user with a GPU must get, and the bench renders in software)."""
     median = statistics.median(values)
     result = {"unit": unit, "runs": values, "median": median, "min": min(values), "max": max(values),
