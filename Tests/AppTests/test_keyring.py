@@ -110,7 +110,7 @@ def test_a_key_typed_in_preferences_goes_to_the_keyring(launch, dirs, paris, sec
 
 
 def test_without_a_keyring_the_key_stays_in_the_file_and_flickr_works(launch, dirs, paris, loopback, key,
-                                                                     session_dir, tmp_path):
+                                                                     tmp_path):
     bus = BareBus(tmp_path)
     try:
         dirs.write_settings(seenIntroduction=True, source="flickr", flickrAPIKey=key, photosPerAlbum=6, **paris)
