@@ -17,11 +17,13 @@ let package = Package(
                        providers: [.apt(["libshumate-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-3.0",
                        providers: [.apt(["libsoup-3.0-dev"])]),
+        .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
+                       providers: [.apt(["libsecret-1-dev"])]),
         // gettext from the C library, for the model's messages and the UI's alike.
         .systemLibrary(name: "CIntl"),
         // The hand-written C shim, for GtkKit: only what Swift cannot import or do safely.
-        .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup"]),
-        // Thin Swift layer over GLib, GTK, libadwaita, libshumate and libsoup (its HTTP client
+        .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup", "CSecret"]),
+        // Thin Swift layer over GLib, GTK, libadwaita, libshumate, libsoup and libsecret (its HTTP client
         // implements the model's HTTPClient protocol). The app's only door to them: it imports
         // CShim `package` or `internal`, so no public declaration can expose a C type.
         .target(name: "GtkKit", dependencies: ["CShim", "TouristModel"]),

@@ -8,6 +8,9 @@ public final class EntryRow: Widget {
         setPlainTitle(raw, title)
         gtk_editable_set_text(vt_editable(raw), text)
     }
-    public var text: String { string(gtk_editable_get_text(vt_editable(raw))) ?? "" }
+    public var text: String {
+        get { string(gtk_editable_get_text(vt_editable(raw))) ?? "" }
+        set { gtk_editable_set_text(vt_editable(raw), newValue) }
+    }
     public func onChanged(_ handler: @escaping Handler) { on("changed", handler) }
 }

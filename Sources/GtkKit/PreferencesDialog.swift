@@ -13,16 +13,34 @@ public final class PreferencesDialog: Widget {
         adw_preferences_dialog_add(vt_adw_preferences_dialog(raw), page)
     }
 
-    public func addGroup(title: String, description: String = "", rows: [Widget]) {
-        let group = vt_adw_preferences_group(UnsafeMutableRawPointer(adw_preferences_group_new()))
-        adw_preferences_group_set_title(group, markupEscaped(title))
-        if !description.isEmpty { adw_preferences_group_set_description(group, markupEscaped(description)) }
-        for row in rows { adw_preferences_group_add(group, row.widget) }
-        adw_preferences_page_add(page, group)
+    @discardableResult
+    public func addGroup(title: String, description: String = "", rows: [Widget]) -> PreferencesGroup {
+        let group = PreferencesGroup(title: title, description: description)
+        for row in rows { adw_preferences_group_add(group.group, row.widget) }
+        adw_preferences_page_add(page, group.group)
+        return group
     }
 
     public func present(over parent: Widget) { adw_dialog_present(vt_adw_dialog(raw), parent.widget) }
     /// After the dialog has closed.
     @discardableResult
     public func onClosed(_ handler: @escaping Handler) -> HandlerID { on("closed", handler) }
+}
+
+/// A titled group of rows; its description (plain text) can change while it is shown.
+@MainActor
+public final class PreferencesGroup: Widget {
+    fileprivate var group: UnsafeMutablePointer<AdwPreferencesGroup> { vt_adw_preferences_group(raw) }
+
+    fileprivate init(title: String, description: String) {
+        super.init(adw_preferences_group_new())
+        adw_preferences_group_set_title(group, markupEscaped(title))
+        explanation = description
+    }
+
+    public var explanation: String {
+        get { string(adw_preferences_group_get_description(group)) ?? "" }
+        // Empty hides the description label.
+        set { adw_preferences_group_set_description(group, newValue.isEmpty ? nil : markupEscaped(newValue)) }
+    }
 }

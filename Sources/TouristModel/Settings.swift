@@ -19,8 +19,12 @@ public struct Settings: Codable, Equatable, Sendable {
     public static let longitudeRange = -180.0...180.0
 
     public var source: SourceChoice = .automatic
-    /// Secret: never log it (description and debugDescription hide it).
+    /// Secret: never log it (description and debugDescription hide it). Only set while no
+    /// keyring could take the key (see `FlickrKeyKeeper`): the file is plain text.
     public var flickrAPIKey: String? = nil
+    /// The key is in the user's keyring: read it from there at start. Without this flag a user
+    /// who never set a key is never asked to unlock a keyring.
+    public var flickrKeyInKeyring: Bool = false
     public var photosPerAlbum: Int = 21 {
         didSet {
             let clamped = Self.clampPhotosPerAlbum(photosPerAlbum)
@@ -49,7 +53,7 @@ public struct Settings: Codable, Equatable, Sendable {
     public init() {}
 
     enum CodingKeys: String, CodingKey {
-        case source, flickrAPIKey, photosPerAlbum, mapLatitude, mapLongitude, mapZoom
+        case source, flickrAPIKey, flickrKeyInKeyring, photosPerAlbum, mapLatitude, mapLongitude, mapZoom
         case windowWidth, windowHeight, seenIntroduction
     }
 
@@ -68,6 +72,7 @@ public struct Settings: Codable, Equatable, Sendable {
         }
         source = value(.source, SourceChoice.self) ?? .automatic
         flickrAPIKey = value(.flickrAPIKey, String.self)
+        flickrKeyInKeyring = value(.flickrKeyInKeyring, Bool.self) ?? false
         photosPerAlbum = Self.clampPhotosPerAlbum(integer(.photosPerAlbum, in: Int.min...Int.max) ?? 21)
         let latitude = number(.mapLatitude, in: Self.latitudeRange)
         let longitude = number(.mapLongitude, in: Self.longitudeRange)
@@ -90,7 +95,12 @@ public struct Settings: Codable, Equatable, Sendable {
     /// Choosing Flickr explicitly without any key still answers `.flickr` (with a nil key)
     /// so the app can ask for one instead of silently switching services.
     public func resolvedSource(environment: [String: String]) -> (id: PhotoSourceID, flickrKey: String?) {
-        let key = Self.nonEmpty(environment["FLICKR_API_KEY"]) ?? Self.nonEmpty(flickrAPIKey)
+        resolvedSource(environment: environment, storedKey: flickrAPIKey)
+    }
+
+    /// The same, with the key from wherever it is kept (the keyring or this file).
+    public func resolvedSource(environment: [String: String], storedKey: String?) -> (id: PhotoSourceID, flickrKey: String?) {
+        let key = Self.nonEmpty(environment["FLICKR_API_KEY"]) ?? Self.nonEmpty(storedKey)
         switch source {
         case .automatic: return key.map { (.flickr, $0) } ?? (.commons, nil)
         case .flickr: return (.flickr, key)
@@ -98,7 +108,7 @@ public struct Settings: Codable, Equatable, Sendable {
         }
     }
 
-    private static func nonEmpty(_ text: String?) -> String? {
+    static func nonEmpty(_ text: String?) -> String? {
         guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty
         else { return nil }
         return trimmed
@@ -109,6 +119,7 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible {
     // Printing settings (or a failing test assertion) must not reveal the key.
     public var description: String {
         "Settings(source: \(source.rawValue), flickrAPIKey: \(flickrAPIKey == nil ? "nil" : "<redacted>"), "
+            + "flickrKeyInKeyring: \(flickrKeyInKeyring), "
             + "photosPerAlbum: \(photosPerAlbum), map: \(String(describing: mapLatitude)), "
             + "\(String(describing: mapLongitude)), zoom \(String(describing: mapZoom)), "
             + "window: \(String(describing: windowWidth))x\(String(describing: windowHeight)), "

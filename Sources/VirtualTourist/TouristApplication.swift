@@ -27,6 +27,19 @@ final class TouristApplication {
     private(set) lazy var geocoder = Geocoder(
         endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
         client: http, languages: Localization.acceptLanguages(environment: configuration.environment))
+    /// The Flickr key, kept in the user's keyring (the settings file only while none is available).
+    private(set) lazy var flickrKey: FlickrKeyKeeper = {
+        let keeper = FlickrKeyKeeper(
+            settings: settings,
+            // Translators: the name of the Flickr key's entry in the user's keyring (Passwords and Keys).
+            store: Keyring(service: "flickr", label: tr("Flickr API key for Virtual Tourist")),
+            update: { [unowned self] change in self.update(change) })
+        keeper.onChange = { [unowned self] in self.flickrKeyChanged() }
+        return keeper
+    }()
+    /// The open preferences' view of the key's place.
+    var onFlickrKeyChange: (() -> Void)?
+    private var keyringFailureLogged = false
     private var window: MainWindow?
     /// Why the settings file is not in use, told to the user once the window shows.
     private let settingsProblem: SettingsProblem?
@@ -100,7 +113,10 @@ final class TouristApplication {
         Trace.shared?.recordFrames(of: window.window)
         // Nothing but the first frame before the first frame: the store opens (asked for by
         // the pins' read), and the pins are read, once it is painted.
-        FrameClock.afterNextPaint(of: window.window) { window.mapPage.loadPins() }
+        FrameClock.afterNextPaint(of: window.window) { [unowned self] in
+            window.mapPage.loadPins()
+            self.flickrKey.start()
+        }
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
     }
 
@@ -150,6 +166,19 @@ final class TouristApplication {
         }
     }
 
+    private func flickrKeyChanged() {
+        // The keyring's own words (never the key), once: an edit per keystroke would repeat it.
+        if let failure = flickrKey.failure, !keyringFailureLogged {
+            keyringFailureLogged = true
+            switch flickrKey.place {
+            case .file: Log.error("No keyring is available (\(failure.reason)); the Flickr key stays in the settings file")
+            case .unreadable: Log.error("The Flickr key could not be read from the keyring: \(failure.reason)")
+            default: Log.error("Keyring: \(failure.reason)")
+            }
+        }
+        onFlickrKeyChange?()
+    }
+
     /// Checks the database file, then fixes photo files and rows left inconsistent by a crash,
     /// off the main thread.
     private func repairInBackground(_ store: Store) {
@@ -184,13 +213,22 @@ extension TouristApplication {
     /// `VT_COMMONS_URL` (tests and offline use point them at the loopback service).
     func makePhotoSource() -> PhotoSource {
         let environment = configuration.environment
-        let resolved = settings.resolvedSource(environment: environment)
         func endpoint(_ name: String, _ fallback: URL) -> URL {
             environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? fallback
         }
+        let flickrEndpoint = endpoint("VT_FLICKR_URL", FlickrSource.defaultEndpoint)
+        let client = http
+        // A key on its way from the keyring: Flickr, once the key is there.
+        if flickrKey.place == .reading, settings.source != .commons,
+           settings.resolvedSource(environment: environment, storedKey: nil).flickrKey == nil {
+            return KeyringKeySource(keeper: flickrKey) { FlickrSource(apiKey: $0, endpoint: flickrEndpoint, client: client) }
+        }
+        let resolved = settings.resolvedSource(environment: environment, storedKey: flickrKey.key)
         if resolved.id == .flickr {
-            guard let key = resolved.flickrKey, !key.isEmpty else { return MissingKeySource() }
-            return FlickrSource(apiKey: key, endpoint: endpoint("VT_FLICKR_URL", FlickrSource.defaultEndpoint), client: http)
+            guard let key = resolved.flickrKey, !key.isEmpty else {
+                return flickrKey.place == .unreadable ? MissingKeySource(message: FlickrKeyKeeper.Place.unreadableMessage) : MissingKeySource()
+            }
+            return FlickrSource(apiKey: key, endpoint: flickrEndpoint, client: http)
         }
         return CommonsSource(endpoint: endpoint("VT_COMMONS_URL", CommonsSource.defaultEndpoint),
                              thumbnailWidth: 640, client: http)

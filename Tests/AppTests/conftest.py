@@ -18,6 +18,7 @@ import pytest
 
 import harness
 from harness import App, AppDirs, LoopbackService, XServer, wait_for
+from keyring_session import SecretService
 
 # Eiffel Tower at zoom 10: the map most tests start from.
 PARIS = {"mapLatitude": 48.8584, "mapLongitude": 2.2945, "mapZoom": 10}
@@ -70,6 +71,14 @@ def xserver(session_dir, runtime_dir):
 
 
 @pytest.fixture(scope="session")
+def secret_service(session_dir, runtime_dir, xserver):
+    # An unlocked keyring on the session bus, as in a GNOME session (see keyring.py).
+    service = SecretService(session_dir, runtime_dir)
+    yield service
+    service.stop()
+
+
+@pytest.fixture(scope="session")
 def loopback_session(session_dir):
     service = LoopbackService(session_dir)
     yield service
@@ -92,7 +101,7 @@ def dirs(tmp_path):
 
 
 @pytest.fixture
-def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path):
+def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path, secret_service):
     """launch(**env) -> a started App; every app is stopped (or killed) after the test."""
     apps: list[App] = []
 

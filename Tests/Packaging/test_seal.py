@@ -1,4 +1,4 @@
-"""GtkKit is the app's only door to GLib, GTK, libadwaita, libshumate and libsoup (issue 13): the
+"""GtkKit is the app's only door to GLib, GTK, libadwaita, libshumate, libsoup and libsecret (issue 13): the
 app imports no C module, calls no C function and names no C constant or type, and GtkKit
 re-exports none, so its public API holds no C type either (the compiler checks that part once
 CShim is imported `internal` or `package`). A failure names the line to move into a GtkKit wrapper.
@@ -18,13 +18,13 @@ KIT = SOURCES / "GtkKit"
 C_MODULES = sorted(p.name for p in SOURCES.iterdir() if (p / "module.modulemap").is_file() or p.name == "CShim")
 
 # The issue's own check: a call of a function of the libraries or of the shim.
-C_CALL = re.compile(r"\b(gtk|gdk|g|adw|shumate|soup|vt)_[a-z_]+\(")
+C_CALL = re.compile(r"\b(gtk|gdk|g|adw|shumate|soup|secret|vt)_[a-z_]+\(")
 # Their constants and macros: GTK_ALIGN_CENTER, GDK_KEY_d, PANGO_ELLIPSIZE_END …
-C_CONSTANT = re.compile(r"\b(GTK|GDK|G|ADW|SHUMATE|SOUP|PANGO)_[A-Z0-9][A-Za-z0-9_]*\b")
+C_CONSTANT = re.compile(r"\b(GTK|GDK|G|ADW|SHUMATE|SOUP|SECRET|PANGO)_[A-Z0-9][A-Za-z0-9_]*\b")
 # GLib's scalar types, the gboolean conversions, and the libraries' struct and enum types.
 C_TYPE = re.compile(r"\b(gboolean|gpointer|gconstpointer|gulong|glong|guint\d*|gint\d*|gsize|gssize|gchar|guchar|gdouble)\b"
                     r"|\.(isTrue|g)\b"
-                    r"|\b(?:Gtk|Gdk|Adw|Shumate|Soup|Pango|Graphene)[A-Z]\w*"
+                    r"|\b(?:Gtk|Gdk|Adw|Shumate|Soup|Secret|Pango|Graphene)[A-Z]\w*"
                     r"|\bG(?:Object|Error|Type|Variant|Bytes|Cancellable|InputStream|ClosureNotify|Value)\b")
 IMPORT = re.compile(r"^\s*(?:@_exported\s+)?(?:(public|package|internal|fileprivate|private)\s+)?import\s+(\w+)")
 

@@ -11,3 +11,4 @@
 #include "vt_pin_layer.h"     // the pins drawn by one map layer (a ShumateLayer subclass)
 #include "vt_resources.h"     // the app's resources (its CSS), compiled in
 #include "vt_shortcuts_help.h" // the Keyboard Shortcuts help: AdwShortcutsDialog from libadwaita 1.8
+#include "vt_keyring.h"       // the Flickr key's keyring schema (libsecret)
