@@ -21,6 +21,8 @@ final class SoupTransfer {
     private static let chunkSize = 64 * 1024
 
     let cancellable = Cancellable()
+    /// Called once, when the first request's headers were written on its connection.
+    var onSent: (@MainActor () -> Void)?
     private let session: UnsafeMutablePointer<SoupSession>
     private let rules: TransferRules
     private let sink: Sink
@@ -73,6 +75,7 @@ final class SoupTransfer {
         guard let message else { return finish(.failure(HTTPError.network(tr("Invalid address")))) }
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
         if rules.policy != nil { watchConnections(of: message) }
+        if onSent != nil { watchSending(of: message) }
         // Each callback owns one retain of the transfer, taken here and released there.
         soup_session_send_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
             let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
@@ -215,6 +218,22 @@ final class SoupTransfer {
         // A weak box: libsoup may hold the message (and emit) after this transfer is gone.
         let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
         g_signal_connect_data(UnsafeMutableRawPointer(message), "network-event",
+                              unsafeBitCast(handler, to: GCallback.self), box,
+                              { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
+    }
+
+    private func watchSending(of message: OpaquePointer) {
+        let handler: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+            guard let data else { return }
+            let box = Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                guard let transfer = box.transfer, let sent = transfer.onSent else { return }
+                transfer.onSent = nil
+                sent()
+            }
+        }
+        let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
+        g_signal_connect_data(UnsafeMutableRawPointer(message), "wrote-headers",
                               unsafeBitCast(handler, to: GCallback.self), box,
                               { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
     }

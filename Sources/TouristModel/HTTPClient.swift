@@ -58,9 +58,18 @@ public protocol HTTPClient: Sendable {
     /// photo never sits in memory whole. On failure no file is left. Throws `HTTPError` or an
     /// I/O error.
     func download(_ url: URL, to file: URL, rules: TransferRules) async throws
+    /// `get`, calling `sent` once the request was written on its connection (after name lookup,
+    /// connection and TLS set-up); a request that ends before that never calls it.
+    func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data
 }
 
 extension HTTPClient {
+    /// For clients that cannot tell (test doubles): sent when asked.
+    public func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+        await sent()
+        return try await get(url, rules: rules)
+    }
+
     public func get(_ url: URL, maxBytes: Int) async throws -> Data {
         try await get(url, rules: TransferRules(maxBytes: maxBytes))
     }

@@ -82,6 +82,32 @@ final class SoupClientTests: XCTestCase {
         }
     }
 
+    /// Request pacing counts from `sent`: told once the request is on its way, before any
+    /// answer (the request is held unanswered), and never for a request that could not connect.
+    func testSentIsToldWhenTheRequestWentOut() throws {
+        try service.control("hold?target=geocode&count=1")
+        let url = service.url("/nominatim/search?q=paris&format=jsonv2")
+        let service = service!
+        try MainActor.assumeIsolated {
+            let client = client!
+            var sent = 0
+            let data = try onMainLoop {
+                let task = Task { @MainActor in try await client.get(url, rules: TransferRules(maxBytes: 100_000)) { sent += 1 } }
+                while sent == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                XCTAssertEqual(try service.stats().requests.filter { $0.target == "geocode" }.count, 1, "it arrived, unanswered")
+                try service.control("release?target=geocode")
+                return try await task.value
+            }
+            XCTAssertEqual(sent, 1)
+            XCTAssertFalse(data.isEmpty)
+            var refusedSent = 0
+            XCTAssertThrowsError(try onMainLoop {
+                try await client.get(URL(string: "http://127.0.0.1:9/search")!, rules: TransferRules(maxBytes: 100)) { refusedSent += 1 }
+            })
+            XCTAssertEqual(refusedSent, 0)
+        }
+    }
+
     func testStalledResponseTimesOut() throws {
         try service.control("fault?mode=stall&target=image&count=1")
         expect(.timedOut, path: "/images/a_100x100.jpg")
