@@ -101,7 +101,9 @@ def commons_search(q: dict, base: str, total: int) -> Response:
                                         f' title="User:Someone">Someone {i % 4}</a> &amp; friends',
                                "source": "commons-desc-page"},
                     "LicenseShortName": {"value": "CC BY-SA 4.0"},
-                    "ObjectName": {"value": stem}}}
+                    # As Commons' artwork templates write it: a machine label hidden with
+                    # `display: none` that no browser shows, and so no title may show.
+                    "ObjectName": {"value": f'{stem}<div style="display: none;">label QS:Len,"{stem}"</div>'}}}
         if width > 0:
             tw = min(width, 1600)   # Commons never upscales past the original
             info.update({"thumburl": f"{base}/images/c{pageid}_{tw}x{round(tw * 0.75)}.jpg",

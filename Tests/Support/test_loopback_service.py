@@ -174,6 +174,7 @@ def test_commons_paginates_and_has_non_images(base):
     assert info["mime"] == "image/jpeg" and info["thumbwidth"] == 320 and info["thumbheight"] == 240
     assert info["thumburl"] == f"{base}/images/c{first['pageid']}_320x240.jpg"
     assert "&amp; friends" in info["extmetadata"]["Artist"]["value"]
+    assert info["extmetadata"]["ObjectName"]["value"] == 'Place 1<div style="display: none;">label QS:Len,"Place 1"</div>'
     videos = [p for p in pages.values() if p["imageinfo"][0]["mime"] != "image/jpeg"]
     assert len(videos) == 5 and by_index[10]["title"] == "File:Clip 10.webm"
     assert get_json(commons_url(base, lat="0.1", lon="0.1")) == {"batchcomplete": ""}
