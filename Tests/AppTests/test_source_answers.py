@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from harness import wait_for
-from test_album import (PER_ALBUM, drop_pin, open_album, pointer_click, titles, wait_downloaded)
+from harness import BUTTON, name_of, wait_for
+from test_album import (PER_ALBUM, drop_pin, open_album, pointer_click, rows, titles, wait_downloaded)
 from test_viewer import Viewer
 
 CLEAN_TITLE = re.compile(r"^Place \d+$")
@@ -32,3 +32,25 @@ def test_hidden_commons_labels_never_show(launch, dirs, paris, loopback):
     app.wait_find(role="label", name_re=r"^By Someone \d & friends · CC BY-SA 4\.0$", showing=True, timeout=5)
     assert not app.find_all(name_re=r"label QS"), app.tree_text()
 
+
+# ---------------------------------------------------------------- MediaWiki `errors[]`
+
+def test_mediawiki_errors_list_is_a_failure_with_try_again(launch, dirs, paris, loopback):
+    """`{"errors": [...]}` without an `error` object (errorformat set, some proxies) is the
+    service failing: the album says so with Try Again, never "No Images"."""
+    loopback.control("fault", mode="mediawiki_errors", target="search", count=-1)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    page = wait_for(lambda: album.status_page("Could Not Load Photos") or album.status_page("No Images"), 10,
+                    message=lambda: f"a status page; tree:\n{app.tree_text()}")
+    assert name_of(page) == "Could Not Load Photos"
+    reason = [name_of(n) for n in app.find_all(role="label", within=page)]
+    assert any(text.startswith("A database query error has occurred.") for text in reason), reason
+    retry = app.find(role=BUTTON, name="Try Again", showing=True, within=page)
+    assert retry is not None, app.tree_text()
+    assert rows(dirs, pin_id) == []
+
+    loopback.control("clear")
+    app.click(retry)
+    album.wait_filled(PER_ALBUM)

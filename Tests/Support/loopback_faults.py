@@ -12,8 +12,9 @@ answer with no place).
 
 Fault modes that change an answer rather than break it: `markup_error` makes a search fail with
 MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
-`long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long
-(both in loopback_photos.py).
+`long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long;
+`mediawiki_errors` makes a search fail as MediaWiki does with `errorformat` set, an `errors`
+list and no `error` object (all in loopback_photos.py).
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ import struct
 import time
 
 from loopback_images import huge_png
-from loopback_photos import flickr_fail, markup_error, with_long_titles
+from loopback_photos import flickr_fail, markup_error, mediawiki_errors, with_long_titles
 from loopback_state import Response
 
 FAULT_MODES = (
@@ -32,7 +33,7 @@ FAULT_MODES = (
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
     "truncated_tile", "huge_tile", "no_places",
-    "markup_error", "long_titles",
+    "markup_error", "long_titles", "mediawiki_errors",
 )
 FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
@@ -91,6 +92,8 @@ class FaultsMixin:
             self._send(Response(302, "text/plain", b"", {"Location": "http://10.255.255.1/photo.jpg"}))
         elif mode == "markup_error":
             self._send(markup_error(path))
+        elif mode == "mediawiki_errors":
+            self._send(mediawiki_errors())
         elif mode == "long_titles":
             self._send(with_long_titles(self._route(path, q)))
 

@@ -126,6 +126,19 @@ def markup_error(path: str) -> Response:
                                     "info": MARKUP_MESSAGE}})
 
 
+# What `mediawiki_errors` says: MediaWiki's words for a failed database query.
+MEDIAWIKI_ERRORS_TEXT = "A database query error has occurred. This may indicate a bug in the software."
+
+
+def mediawiki_errors() -> Response:
+    """The `mediawiki_errors` answer: a failure as MediaWiki reports it with `errorformat` set
+    (and as some proxies pass it on), an `errors` list and no `error` object."""
+    return json_response({"errors": [{"code": "internal_api_error_DBQueryError",
+                                      "text": MEDIAWIKI_ERRORS_TEXT, "module": "main"}],
+                          "docref": "See https://commons.wikimedia.org/w/api.php for API usage.",
+                          "servedby": "mw-api-ext.loopback"})
+
+
 def long_title(number: int) -> str:
     """LONG_TITLE_CHARS characters of words, starting with markup characters (a Flickr title
     is plain text: they must show as written)."""

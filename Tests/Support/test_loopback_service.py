@@ -246,6 +246,15 @@ def test_markup_error_fault(base):
     assert "photos" in get_json(flickr_url(base))   # count used up
 
 
+def test_mediawiki_errors_fault(base):
+    control(base, "fault", mode="mediawiki_errors", target="search", count=1)
+    body = get_json(commons_url(base))
+    assert "error" not in body and "query" not in body
+    assert body["errors"][0]["code"] == "internal_api_error_DBQueryError"
+    assert body["errors"][0]["text"].startswith("A database query error has occurred.")
+    assert "query" in get_json(commons_url(base))   # count used up
+
+
 def test_long_titles_fault(base):
     control(base, "fault", mode="long_titles", target="search", count=2)
     photos = get_json(flickr_url(base))["photos"]["photo"]
