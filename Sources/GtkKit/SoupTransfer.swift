@@ -144,13 +144,8 @@ final class SoupTransfer {
         var size: gsize = 0
         let chunk = g_bytes_get_data(bytes, &size)
         if size == 0 {
-            // libsoup reports a connection closed early as a normal end of the body.
-            if let expectedLength, received < expectedLength {
-                // Translators: the bytes received and the bytes announced.
-                let text = String(format: tr("The download was cut short (%1$@ of %2$@ bytes)"),
-                                  Localization.count(received), Localization.count(expectedLength))
-                return finish(.failure(HTTPError.network(text)))
-            }
+            // Some libsoup versions report a connection closed early as a normal end of the body.
+            if let expectedLength, received < expectedLength { return finish(.failure(HTTPError.truncated)) }
             return finish(.success(body))
         }
         if received + Int(size) > rules.maxBytes { return finish(.failure(HTTPError.tooLarge(limit: rules.maxBytes))) }
@@ -292,6 +287,8 @@ final class SoupTransfer {
             switch GIOErrorEnum(rawValue: UInt32(error.pointee.code)) {
             case G_IO_ERROR_CANCELLED: return .cancelled
             case G_IO_ERROR_TIMED_OUT: return .timedOut
+            // libsoup's "Connection terminated unexpectedly": the body stopped short of its length.
+            case G_IO_ERROR_PARTIAL_INPUT: return .truncated
             default: break
             }
         }

@@ -98,7 +98,7 @@ public final class Geocoder {
         case .status(429): return .rateLimited
         case .status(let status): return .unavailable(status)
         case .timedOut, .tooSlow: return .timedOut
-        case .tooLarge, .unsupportedScheme, .blockedAddress: return .malformed
+        case .tooLarge, .unsupportedScheme, .blockedAddress, .truncated: return .malformed
         case .cancelled:
             // Translators: why a place search did not reach the server ("Could not reach the place search: cancelled").
             return .network(tr("cancelled"))

@@ -17,7 +17,9 @@ public enum HTTPError: Error, Equatable, Sendable {
     case blockedAddress
     /// The body could not be written to its file (disk full, permissions); the system's words.
     case cannotWrite(String)
-    /// Connection refused or reset, truncated body, DNS failure, ...
+    /// The body ended before the length the server announced: the connection closed mid-transfer.
+    case truncated
+    /// Connection refused or reset, DNS failure, ...
     case network(String)
 }
 

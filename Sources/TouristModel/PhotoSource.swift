@@ -68,6 +68,8 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     case cannotSave(String)
     /// The address is not one the app downloads from (see `AddressPolicy`).
     case blockedAddress
+    /// The transfer ended before all of it arrived.
+    case cutOff
 
     public var errorDescription: String? {
         switch self {
@@ -113,6 +115,8 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
             return String(format: tr("The picture could not be saved: %@"), detail)
         case .blockedAddress:
             return tr("The photo's address is not allowed: only secure (https) addresses on the internet are downloaded")
+        case .cutOff:
+            return tr("The download was cut off")
         }
     }
 
@@ -131,6 +135,7 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
         case .tooSlow: return .tooSlow
         case .blockedAddress: return .blockedAddress
         case .cannotWrite(let detail): return .cannotSave(detail)
+        case .truncated: return .cutOff
         case .network(let detail): return .network(detail)
         }
     }

@@ -54,3 +54,19 @@ def test_mediawiki_errors_list_is_a_failure_with_try_again(launch, dirs, paris, 
     loopback.control("clear")
     app.click(retry)
     album.wait_filled(PER_ALBUM)
+
+
+# ---------------------------------------------------------------- a photo cut off
+
+def test_cut_off_photo_says_so_on_its_cell(launch, dirs, paris, loopback):
+    """Two photos end before their body did (the connection closes mid-transfer, libsoup says
+    "Connection terminated unexpectedly"): their cells say the
+    download was cut off, not that the app could not connect."""
+    loopback.control("fault", mode="truncated_chunked", target="image", count=2)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_downloads_ended()
+    failed = [c for c in cells if c.kind == "failed"]
+    assert len(failed) == 2, [c.name for c in cells]
+    assert all(c.title == "The download was cut off" for c in failed), [c.name for c in failed]

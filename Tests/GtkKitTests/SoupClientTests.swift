@@ -59,11 +59,23 @@ final class SoupClientTests: XCTestCase {
         expect(.tooLarge(limit: 1000), path: "/images/b_640x480.jpg", maxBytes: 1000)
     }
 
-    func testTruncatedBodyIsAnError() throws {
-        try service.control("fault?mode=truncated_image&target=image&count=1")
-        XCTAssertThrowsError(try get("/images/a_640x480.jpg")) { error in
-            guard case .network = error as? HTTPError else { return XCTFail("expected a network error, got \(error)") }
+    /// A body that ends before its Content-Length is a transfer cut off, not a failed
+    /// connection, both in memory and streamed to a file; the user reads what happened.
+    func testTruncatedBodyIsCutOff() throws {
+        try service.control("fault?mode=truncated_chunked&target=image&count=1")
+        expect(.truncated, path: "/images/c_640x480.jpg")   // libsoup's "Connection terminated unexpectedly"
+        try service.control("fault?mode=truncated_image&target=image&count=2")
+        expect(.truncated, path: "/images/a_640x480.jpg")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).jpg")
+        let url = service.url("/images/b_640x480.jpg")
+        try MainActor.assumeIsolated {
+            let client = client!
+            XCTAssertThrowsError(try onMainLoop { try await client.download(url, to: file, rules: TransferRules(maxBytes: 1_000_000)) }) {
+                XCTAssertEqual($0 as? HTTPError, .truncated)
+            }
         }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
+        XCTAssertEqual(PhotoSourceError.from(.truncated, service: "Flickr").errorDescription, "The download was cut off")
     }
 
     func testRedirectToFileSchemeIsRefused() throws {

@@ -283,6 +283,15 @@ def test_truncated_faults(base, mode, url_of):
     assert get(url_of(base))[0] == 200
 
 
+def test_truncated_chunked_stops_after_the_first_chunk(base):
+    control(base, "fault", mode="truncated_chunked", target="image", count=1)
+    resp = raw_get(base, "/images/a_640x480.jpg")
+    assert resp.getheader("Transfer-Encoding") == "chunked" and resp.getheader("Content-Length") is None
+    with pytest.raises(http.client.IncompleteRead):
+        resp.read()
+    assert get(f"{base}/images/a_640x480.jpg")[0] == 200
+
+
 def raw_get(base: str, path: str) -> http.client.HTTPResponse:
     """A response whose headers can be read before (or without) its whole body."""
     host, port = base.removeprefix("http://").split(":")
