@@ -2,6 +2,13 @@ import Foundation
 
 /// A photo as a service describes it, before it has a row in the store.
 public struct RemotePhoto: Sendable, Hashable, Codable {
+    /// `photos` with each source id once, at its first place: a source may list a photo twice
+    /// (a Flickr page with repeated ids), and an album shows and stores it once.
+    public static func distinct(_ photos: [RemotePhoto]) -> [RemotePhoto] {
+        var seen = Set<String>()
+        return photos.filter { seen.insert($0.sourceId).inserted }
+    }
+
     public var sourceId: String
     /// The image the album downloads.
     public var imageURL: URL

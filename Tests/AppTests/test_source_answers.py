@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 
 from harness import BUTTON, name_of, wait_for
-from test_album import (PER_ALBUM, drop_pin, open_album, pointer_click, rows, titles, wait_downloaded)
+from test_album import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, pointer_click, rows, titles,
+                        wait_downloaded)
 from test_viewer import Viewer
 
 CLEAN_TITLE = re.compile(r"^Place \d+$")
@@ -70,3 +71,25 @@ def test_cut_off_photo_says_so_on_its_cell(launch, dirs, paris, loopback):
     failed = [c for c in cells if c.kind == "failed"]
     assert len(failed) == 2, [c.name for c in cells]
     assert all(c.title == "The download was cut off" for c in failed), [c.name for c in failed]
+
+
+# ---------------------------------------------------------------- a photo listed twice
+
+def test_photo_listed_twice_is_stored_and_shown_once(launch, dirs, paris, loopback):
+    """A Flickr page whose 21 entries name 11 photos (each id twice in a row): 11 cells, 11 rows,
+    11 files, each photo downloaded once."""
+    dirs.write_settings(seenIntroduction=True, flickrAPIKey="loopback-key", **paris)
+    loopback.control("fault", mode="repeated_ids", target="search", count=-1)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    stored = wait_for(lambda: (lambda rs: rs if rs and all(r.state == "downloaded" for r in rs) else None)(rows(dirs, pin_id)),
+                      20, message=lambda: f"every row downloaded; have {rows(dirs, pin_id)}")
+    assert len(stored) == 11 and len({r.source_id for r in stored}) == 11, [r.source_id for r in stored]
+    assert [r.position for r in stored] == list(range(11))
+    cells = album.wait_filled(11)
+    assert titles(cells) == [r.title for r in stored]
+    assert len({r.file_name for r in stored}) == 11
+    assert_rows_match_files(dirs, stored)
+    images = [e["path"] for e in loopback.requests("image")]
+    assert len(images) == len(set(images)) == 11, images

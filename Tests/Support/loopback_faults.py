@@ -15,7 +15,8 @@ Fault modes that change an answer rather than break it: `markup_error` makes a s
 MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
 `long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long;
 `mediawiki_errors` makes a search fail as MediaWiki does with `errorformat` set, an `errors`
-list and no `error` object (all in loopback_photos.py).
+list and no `error` object; `repeated_ids` answers a Flickr search with each photo listed twice
+in a row in as many entries (all in loopback_photos.py).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ import struct
 import time
 
 from loopback_images import huge_png
-from loopback_photos import flickr_fail, markup_error, mediawiki_errors, with_long_titles
+from loopback_photos import flickr_fail, markup_error, mediawiki_errors, with_long_titles, with_repeated_ids
 from loopback_state import Response
 
 FAULT_MODES = (
@@ -34,7 +35,7 @@ FAULT_MODES = (
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
     "truncated_tile", "huge_tile", "no_places", "truncated_chunked",
-    "markup_error", "long_titles", "mediawiki_errors",
+    "markup_error", "long_titles", "mediawiki_errors", "repeated_ids",
 )
 FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
@@ -95,6 +96,8 @@ class FaultsMixin:
             self._send(Response(302, "text/plain", b"", {"Location": "http://10.255.255.1/photo.jpg"}))
         elif mode == "markup_error":
             self._send(markup_error(path))
+        elif mode == "repeated_ids":
+            self._send(with_repeated_ids(self._route(path, q)))
         elif mode == "mediawiki_errors":
             self._send(mediawiki_errors())
         elif mode == "long_titles":

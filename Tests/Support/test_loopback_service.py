@@ -255,6 +255,14 @@ def test_mediawiki_errors_fault(base):
     assert "query" in get_json(commons_url(base))   # count used up
 
 
+def test_repeated_ids_fault(base):
+    control(base, "fault", mode="repeated_ids", target="search", count=1)
+    photos = get_json(flickr_url(base))["photos"]["photo"]
+    ids = [p["id"] for p in photos]
+    assert len(ids) == 20 and len(set(ids)) == 10 and ids[0] == ids[1] != ids[2], ids
+    assert len({p["id"] for p in get_json(flickr_url(base))["photos"]["photo"]}) == 20   # count used up
+
+
 def test_long_titles_fault(base):
     control(base, "fault", mode="long_titles", target="search", count=2)
     photos = get_json(flickr_url(base))["photos"]["photo"]
