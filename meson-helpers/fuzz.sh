@@ -30,7 +30,7 @@ swiftc=$(command -v swiftc || true)
 # The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out. Their
 # messages are translated (Localization, with gettext from the CIntl module map).
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageCheck
-         Settings Place Geocoder Localization)
+         Settings Place Geocoder RequestPacer Localization)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
                     [geocoder]=PlaceDecoder)

@@ -30,16 +30,22 @@ public final class SoupClient: HTTPClient {
         try await run(url, rules: rules, sink: .memory)
     }
 
+    public func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+        try await run(url, rules: rules, sink: .memory, sent: sent)
+    }
+
     public func download(_ url: URL, to file: URL, rules: TransferRules) async throws {
         _ = try await run(url, rules: rules, sink: .file(file))
     }
 
-    private func run(_ url: URL, rules: TransferRules, sink: SoupTransfer.Sink) async throws -> Data {
+    private func run(_ url: URL, rules: TransferRules, sink: SoupTransfer.Sink,
+                     sent: (@MainActor () -> Void)? = nil) async throws -> Data {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw HTTPError.unsupportedScheme(url.scheme ?? "")
         }
         if let policy = rules.policy, !policy.allows(url) { throw HTTPError.blockedAddress }
         let transfer = SoupTransfer(session: session, url: url, rules: rules, sink: sink)
+        transfer.onSent = sent
         let cancellable = transfer.cancellable
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

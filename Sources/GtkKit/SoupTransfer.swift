@@ -21,6 +21,8 @@ final class SoupTransfer {
     private static let chunkSize = 64 * 1024
 
     let cancellable = Cancellable()
+    /// Called once, when the first request's headers were written on its connection.
+    var onSent: (@MainActor () -> Void)?
     private let session: UnsafeMutablePointer<SoupSession>
     private let rules: TransferRules
     private let sink: Sink
@@ -73,6 +75,7 @@ final class SoupTransfer {
         guard let message else { return finish(.failure(HTTPError.network(tr("Invalid address")))) }
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
         if rules.policy != nil { watchConnections(of: message) }
+        if onSent != nil { watchSending(of: message) }
         // Each callback owns one retain of the transfer, taken here and released there.
         soup_session_send_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
             let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
@@ -141,13 +144,8 @@ final class SoupTransfer {
         var size: gsize = 0
         let chunk = g_bytes_get_data(bytes, &size)
         if size == 0 {
-            // libsoup reports a connection closed early as a normal end of the body.
-            if let expectedLength, received < expectedLength {
-                // Translators: the bytes received and the bytes announced.
-                let text = String(format: tr("The download was cut short (%1$@ of %2$@ bytes)"),
-                                  Localization.count(received), Localization.count(expectedLength))
-                return finish(.failure(HTTPError.network(text)))
-            }
+            // Some libsoup versions report a connection closed early as a normal end of the body.
+            if let expectedLength, received < expectedLength { return finish(.failure(HTTPError.truncated)) }
             return finish(.success(body))
         }
         if received + Int(size) > rules.maxBytes { return finish(.failure(HTTPError.tooLarge(limit: rules.maxBytes))) }
@@ -219,6 +217,22 @@ final class SoupTransfer {
                               { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
     }
 
+    private func watchSending(of message: OpaquePointer) {
+        let handler: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+            guard let data else { return }
+            let box = Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                guard let transfer = box.transfer, let sent = transfer.onSent else { return }
+                transfer.onSent = nil
+                sent()
+            }
+        }
+        let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
+        g_signal_connect_data(UnsafeMutableRawPointer(message), "wrote-headers",
+                              unsafeBitCast(handler, to: GCallback.self), box,
+                              { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
+    }
+
     private func connected(_ connection: UnsafeMutablePointer<GIOStream>) {
         guard let policy = rules.policy, continuation != nil else { return }
         guard let address = Self.remoteAddress(of: connection), policy.allowsConnection(to: address, for: url) else {
@@ -273,6 +287,8 @@ final class SoupTransfer {
             switch GIOErrorEnum(rawValue: UInt32(error.pointee.code)) {
             case G_IO_ERROR_CANCELLED: return .cancelled
             case G_IO_ERROR_TIMED_OUT: return .timedOut
+            // libsoup's "Connection terminated unexpectedly": the body stopped short of its length.
+            case G_IO_ERROR_PARTIAL_INPUT: return .truncated
             default: break
             }
         }

@@ -260,7 +260,7 @@ public final class AlbumLoader {
                     try await source.search(near: coordinate, page: page, perPage: perPage)
                 }
                 let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
-                let remote = Array(result.photos.prefix(perPage))
+                let remote = Array(RemotePhoto.distinct(result.photos).prefix(perPage))
                 // A transaction of up to 250 rows plus file deletions: off the main thread.
                 _ = try await Task.detached {
                     try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote)

@@ -24,7 +24,7 @@ public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
 }
 
 /// Finds places by name with OpenStreetMap's Nominatim, within its usage policy: at most one
-/// request per second (later searches wait their turn), the app's User-Agent (the client's), no
+/// request per second to its host (`RequestPacer`: later requests wait their turn), the app's User-Agent (the client's), no
 /// request per keystroke (the UI asks on Enter), and every answer cached for the session.
 @MainActor
 public final class Geocoder {
@@ -36,19 +36,18 @@ public final class Geocoder {
 
     public let endpoint: URL
     private let client: HTTPClient
-    private let interval: Duration
+    /// Shared by every request to the endpoint's host.
+    private let pacer: RequestPacer
     private var cache: [String: [Place]] = [:]
-    /// When the last request was sent; the next one waits until `interval` after it.
-    private var lastRequest: ContinuousClock.Instant?
-    private var queue: Task<Void, Never>?
 
     /// `languages`: an Accept-Language list ("de-DE,de"), so places come back with the names the
     /// user reads; nil leaves the choice to the service (names in the place's own language).
-    public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, interval: Duration = .seconds(1),
+    /// `pacer`: nil is the app's one for the endpoint's host.
+    public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, pacer: RequestPacer? = nil,
                 languages: String? = nil) {
         self.endpoint = endpoint
         self.client = client
-        self.interval = interval
+        self.pacer = pacer ?? .shared(for: endpoint)
         self.languages = languages
     }
 
@@ -59,34 +58,22 @@ public final class Geocoder {
         let key = Self.normalized(query)
         guard !key.isEmpty else { return [] }
         if let cached = cache[key] { return cached }
-        try await waitForTurn()
-        if let cached = cache[key] { return cached }   // the same search, answered while waiting
-        let data: Data
+        let answer: Data?
         do {
-            data = try await client.get(url(for: key), rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30))
+            answer = try await pacer.run { [client] sent in
+                // The same search may have been answered while this one waited.
+                guard cache[key] == nil else { return nil }
+                return try await client.get(url(for: key), rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30),
+                                            sent: sent)
+            }
         } catch let error as HTTPError {
             throw Self.map(error)
         }
+        guard let data = answer else { return cache[key] ?? [] }
         try Task.checkCancellation()
         let places = try Place.decodeNominatim(data)
         cache[key] = places
         return places
-    }
-
-    /// Serialises requests one `interval` apart, in the order they were asked for.
-    private func waitForTurn() async throws {
-        let previous = queue
-        let turn = Task { [interval] in
-            await previous?.value
-            let now = ContinuousClock.now
-            if let last = self.lastRequest, now < last + interval {
-                try? await Task.sleep(until: last + interval, clock: .continuous)
-            }
-            self.lastRequest = ContinuousClock.now
-        }
-        queue = turn
-        await turn.value
-        try Task.checkCancellation()
     }
 
     func url(for query: String) -> URL {
@@ -111,7 +98,7 @@ public final class Geocoder {
         case .status(429): return .rateLimited
         case .status(let status): return .unavailable(status)
         case .timedOut, .tooSlow: return .timedOut
-        case .tooLarge, .unsupportedScheme, .blockedAddress: return .malformed
+        case .tooLarge, .unsupportedScheme, .blockedAddress, .truncated: return .malformed
         case .cancelled:
             // Translators: why a place search did not reach the server ("Could not reach the place search: cancelled").
             return .network(tr("cancelled"))

@@ -17,7 +17,9 @@ public enum HTTPError: Error, Equatable, Sendable {
     case blockedAddress
     /// The body could not be written to its file (disk full, permissions); the system's words.
     case cannotWrite(String)
-    /// Connection refused or reset, truncated body, DNS failure, ...
+    /// The body ended before the length the server announced: the connection closed mid-transfer.
+    case truncated
+    /// Connection refused or reset, DNS failure, ...
     case network(String)
 }
 
@@ -58,9 +60,18 @@ public protocol HTTPClient: Sendable {
     /// photo never sits in memory whole. On failure no file is left. Throws `HTTPError` or an
     /// I/O error.
     func download(_ url: URL, to file: URL, rules: TransferRules) async throws
+    /// `get`, calling `sent` once the request was written on its connection (after name lookup,
+    /// connection and TLS set-up); a request that ends before that never calls it.
+    func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data
 }
 
 extension HTTPClient {
+    /// For clients that cannot tell (test doubles): sent when asked.
+    public func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+        await sent()
+        return try await get(url, rules: rules)
+    }
+
     public func get(_ url: URL, maxBytes: Int) async throws -> Data {
         try await get(url, rules: TransferRules(maxBytes: maxBytes))
     }

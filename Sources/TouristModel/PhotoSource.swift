@@ -2,6 +2,13 @@ import Foundation
 
 /// A photo as a service describes it, before it has a row in the store.
 public struct RemotePhoto: Sendable, Hashable, Codable {
+    /// `photos` with each source id once, at its first place: a source may list a photo twice
+    /// (a Flickr page with repeated ids), and an album shows and stores it once.
+    public static func distinct(_ photos: [RemotePhoto]) -> [RemotePhoto] {
+        var seen = Set<String>()
+        return photos.filter { seen.insert($0.sourceId).inserted }
+    }
+
     public var sourceId: String
     /// The image the album downloads.
     public var imageURL: URL
@@ -68,6 +75,8 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     case cannotSave(String)
     /// The address is not one the app downloads from (see `AddressPolicy`).
     case blockedAddress
+    /// The transfer ended before all of it arrived.
+    case cutOff
 
     public var errorDescription: String? {
         switch self {
@@ -113,6 +122,8 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
             return String(format: tr("The picture could not be saved: %@"), detail)
         case .blockedAddress:
             return tr("The photo's address is not allowed: only secure (https) addresses on the internet are downloaded")
+        case .cutOff:
+            return tr("The download was cut off")
         }
     }
 
@@ -131,6 +142,7 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
         case .tooSlow: return .tooSlow
         case .blockedAddress: return .blockedAddress
         case .cannotWrite(let detail): return .cannotSave(detail)
+        case .truncated: return .cutOff
         case .network(let detail): return .network(detail)
         }
     }

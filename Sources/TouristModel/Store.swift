@@ -240,7 +240,7 @@ public final class Store: Sendable {
     }
 
     /// Replaces the pin's album in one transaction (old rows out, one `pending` row per
-    /// remote photo in, page/pages/source recorded), then removes the old rows' files.
+    /// distinct remote photo in, page/pages/source recorded), then removes the old rows' files.
     public func replaceAlbum(pinId: Int64, source: String, page: Int, pages: Int,
                              photos remote: [RemotePhoto]) throws -> [Photo] {
         let (inserted, oldFiles): ([Photo], [String]) = try writer.write { db in
@@ -252,7 +252,7 @@ public final class Store: Sendable {
 
             var inserted: [Photo] = []
             inserted.reserveCapacity(remote.count)
-            for (position, item) in remote.enumerated() {
+            for (position, item) in RemotePhoto.distinct(remote).enumerated() {
                 var photo = Photo(
                     pinId: pinId, position: position, source: source, sourceId: item.sourceId,
                     remoteURL: item.imageURL.absoluteString, pageURL: item.pageURL?.absoluteString,

@@ -50,6 +50,35 @@ enum StoreMigrations {
                 t.add(column: "failure", .text)
             }
         }
+        migrator.registerMigration("v4: one row per source photo") { db in
+            try removeDuplicatePhotos(db)
+            // A source listing a photo twice must not store or show it twice; replaceAlbum drops
+            // repeats first, and the index makes sure no other path can.
+            try db.create(index: "photo_on_pin_source_id", on: "photo", columns: ["pin_id", "source", "source_id"],
+                          unique: true)
+        }
         return migrator
+    }
+
+    /// Albums stored before v4 may hold a photo twice: the copy kept is the downloaded one (it
+    /// has its file), else the first; the others go, and positions close up. A file only the
+    /// removed rows named is a stray file, which the next repair removes.
+    static func removeDuplicatePhotos(_ db: Database) throws {
+        let better = """
+            q.pin_id = p.pin_id AND q.source = p.source AND q.source_id = p.source_id AND q.id != p.id
+            AND ((q.state = 'downloaded') > (p.state = 'downloaded')
+                 OR ((q.state = 'downloaded') = (p.state = 'downloaded')
+                     AND (q.position < p.position OR (q.position = p.position AND q.id < p.id))))
+            """
+        let pins = try Int64.fetchAll(db, sql: "SELECT DISTINCT p.pin_id FROM photo p JOIN photo q ON \(better)")
+        guard !pins.isEmpty else { return }
+        try db.execute(sql: "DELETE FROM photo WHERE id IN (SELECT p.id FROM photo p JOIN photo q ON \(better))")
+        for pin in pins {
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM photo WHERE pin_id = ? ORDER BY position, id",
+                                         arguments: [pin])
+            for (position, id) in ids.enumerated() {
+                try db.execute(sql: "UPDATE photo SET position = ? WHERE id = ?", arguments: [position, id])
+            }
+        }
     }
 }

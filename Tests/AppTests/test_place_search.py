@@ -101,6 +101,29 @@ def test_searches_are_a_second_apart_and_cached(launch, dirs, paris, loopback):
     assert requests[1]["start"] - requests[0]["start"] >= 0.99
 
 
+def test_queries_entered_back_to_back_reach_the_server_a_second_apart(launch, dirs, paris, loopback):
+    """Nominatim counts arrivals: at most one a second, whatever the user types. The answers are
+    held so focus stays in the entry; each query is entered as soon as the one before arrived."""
+    loopback.hold("geocode")
+    app = launch()
+    queries = ("Paris", "Mont Saint-Michel", "Brandenburg Gate", "Springfield")
+    for index, query in enumerate(queries):
+        if index == 0:
+            search(app, query)
+        else:
+            app.x.xdotool("key", "ctrl+a")
+            type_text(app, query)
+            app.x.xdotool("key", "Return")
+        wait_for(lambda: len(loopback.requests("geocode")) > index, 10,
+                 message=f"the search for {query} to reach the server")
+    loopback.release("geocode")
+    app.wait_find(name="Springfield, Sangamon County, Illinois, United States", showing=True, timeout=10)
+    starts = [r["start"] for r in loopback.requests("geocode")]
+    assert len(starts) == len(queries)
+    gaps = [later - earlier for earlier, later in zip(starts, starts[1:])]
+    assert all(gap >= 1.0 for gap in gaps), gaps
+
+
 def entry_text(node) -> str:
     """The text typed in the search entry."""
     for each in walk(node):

@@ -83,14 +83,10 @@ final class PhotoSourceTests: XCTestCase {
                 XCTAssertFalse((error as? PhotoSourceError)?.errorDescription?.isEmpty ?? true, "a message for people")
             }
         }
-        for mode in ["malformed_json", "truncated_json"] {
+        for (mode, expected) in [("malformed_json", PhotoSourceError.malformedResponse("Wikimedia Commons")),
+                                 ("truncated_json", .cutOff)] {
             try service.control("fault?mode=\(mode)&target=search&count=1")
-            XCTAssertThrowsError(try search { self.commons() }, mode) { error in
-                switch error as? PhotoSourceError {
-                case .malformedResponse?, .network?: break
-                default: XCTFail("\(mode): \(error)")
-                }
-            }
+            XCTAssertThrowsError(try search { self.commons() }, mode) { XCTAssertEqual($0 as? PhotoSourceError, expected, mode) }
         }
         try service.control("fault?mode=stall&target=search&count=1")
         XCTAssertThrowsError(try search { self.flickr() }) { XCTAssertEqual($0 as? PhotoSourceError, .timedOut) }

@@ -59,11 +59,23 @@ final class SoupClientTests: XCTestCase {
         expect(.tooLarge(limit: 1000), path: "/images/b_640x480.jpg", maxBytes: 1000)
     }
 
-    func testTruncatedBodyIsAnError() throws {
-        try service.control("fault?mode=truncated_image&target=image&count=1")
-        XCTAssertThrowsError(try get("/images/a_640x480.jpg")) { error in
-            guard case .network = error as? HTTPError else { return XCTFail("expected a network error, got \(error)") }
+    /// A body that ends before its Content-Length is a transfer cut off, not a failed
+    /// connection, both in memory and streamed to a file; the user reads what happened.
+    func testTruncatedBodyIsCutOff() throws {
+        try service.control("fault?mode=truncated_chunked&target=image&count=1")
+        expect(.truncated, path: "/images/c_640x480.jpg")   // libsoup's "Connection terminated unexpectedly"
+        try service.control("fault?mode=truncated_image&target=image&count=2")
+        expect(.truncated, path: "/images/a_640x480.jpg")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString).jpg")
+        let url = service.url("/images/b_640x480.jpg")
+        try MainActor.assumeIsolated {
+            let client = client!
+            XCTAssertThrowsError(try onMainLoop { try await client.download(url, to: file, rules: TransferRules(maxBytes: 1_000_000)) }) {
+                XCTAssertEqual($0 as? HTTPError, .truncated)
+            }
         }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
+        XCTAssertEqual(PhotoSourceError.from(.truncated, service: "Flickr").errorDescription, "The download was cut off")
     }
 
     func testRedirectToFileSchemeIsRefused() throws {
@@ -79,6 +91,32 @@ final class SoupClientTests: XCTestCase {
             XCTAssertThrowsError(try onMainLoop { try await client.get(URL(string: "file:///etc/passwd")!, maxBytes: 100) }) {
                 XCTAssertEqual($0 as? HTTPError, .unsupportedScheme("file"))
             }
+        }
+    }
+
+    /// Request pacing counts from `sent`: told once the request is on its way, before any
+    /// answer (the request is held unanswered), and never for a request that could not connect.
+    func testSentIsToldWhenTheRequestWentOut() throws {
+        try service.control("hold?target=geocode&count=1")
+        let url = service.url("/nominatim/search?q=paris&format=jsonv2")
+        let service = service!
+        try MainActor.assumeIsolated {
+            let client = client!
+            var sent = 0
+            let data = try onMainLoop {
+                let task = Task { @MainActor in try await client.get(url, rules: TransferRules(maxBytes: 100_000)) { sent += 1 } }
+                while sent == 0 { try await Task.sleep(for: .milliseconds(10)) }
+                XCTAssertEqual(try service.stats().requests.filter { $0.target == "geocode" }.count, 1, "it arrived, unanswered")
+                try service.control("release?target=geocode")
+                return try await task.value
+            }
+            XCTAssertEqual(sent, 1)
+            XCTAssertFalse(data.isEmpty)
+            var refusedSent = 0
+            XCTAssertThrowsError(try onMainLoop {
+                try await client.get(URL(string: "http://127.0.0.1:9/search")!, rules: TransferRules(maxBytes: 100)) { refusedSent += 1 }
+            })
+            XCTAssertEqual(refusedSent, 0)
         }
     }
 

@@ -4,7 +4,8 @@ for it, and how a held request waits for `/_control/release`.
 Fault modes: http500, http503, http429, flickr100, flickr105, malformed_json; truncated_json and
 truncated_image (Content-Length announced, the body cut short); truncated_tile (the body cut short
 with no Content-Length, so only the closed connection ends it, as HTTP/1.0 servers and proxies
-do); not_image (an HTML page); oversized_image (30 MB with Content-Length); huge_tile (30 MB that
+do); truncated_chunked (a chunked body whose connection closes after its first chunk, without the
+last, empty chunk); not_image (an HTML page); oversized_image (30 MB with Content-Length); huge_tile (30 MB that
 starts like a PNG, with no Content-Length); stall; redirect_file, redirect_ok; reset; trickle (the
 whole Content-Length announced, then a byte a second); huge_png (a complete 20000 × 20000 PNG of
 about 50 KB); redirect_lan (302 to a private address nothing answers on); no_places (a geocoder
@@ -12,8 +13,10 @@ answer with no place).
 
 Fault modes that change an answer rather than break it: `markup_error` makes a search fail with
 MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
-`long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long
-(both in loopback_photos.py).
+`long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long;
+`mediawiki_errors` makes a search fail as MediaWiki does with `errorformat` set, an `errors`
+list and no `error` object; `repeated_ids` answers a Flickr search with each photo listed twice
+in a row in as many entries (all in loopback_photos.py).
 """
 from __future__ import annotations
 
@@ -24,15 +27,15 @@ import struct
 import time
 
 from loopback_images import huge_png
-from loopback_photos import flickr_fail, markup_error, with_long_titles
+from loopback_photos import flickr_fail, markup_error, mediawiki_errors, with_long_titles, with_repeated_ids
 from loopback_state import Response
 
 FAULT_MODES = (
     "http500", "http503", "http429", "flickr100", "flickr105", "malformed_json",
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
-    "truncated_tile", "huge_tile", "no_places",
-    "markup_error", "long_titles",
+    "truncated_tile", "huge_tile", "no_places", "truncated_chunked",
+    "markup_error", "long_titles", "mediawiki_errors", "repeated_ids",
 )
 FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
@@ -68,6 +71,8 @@ class FaultsMixin:
             self._start(resp.status, resp.content_type, None, resp.headers)
             self.wfile.write(resp.body[: int(len(resp.body) * 0.4)])
             self.wfile.flush()
+        elif mode == "truncated_chunked":
+            self._truncated_chunked(self._route(path, q))
         elif mode == "oversized_image":
             self._oversized()
         elif mode == "huge_tile":
@@ -91,6 +96,10 @@ class FaultsMixin:
             self._send(Response(302, "text/plain", b"", {"Location": "http://10.255.255.1/photo.jpg"}))
         elif mode == "markup_error":
             self._send(markup_error(path))
+        elif mode == "repeated_ids":
+            self._send(with_repeated_ids(self._route(path, q)))
+        elif mode == "mediawiki_errors":
+            self._send(mediawiki_errors())
         elif mode == "long_titles":
             self._send(with_long_titles(self._route(path, q)))
 
@@ -109,6 +118,20 @@ class FaultsMixin:
                 return   # the client gave up
             if self.state.shutting_down.wait(TRICKLE_SECONDS):
                 return
+
+    def _truncated_chunked(self, resp: Response) -> None:
+        """The first 40 % of the body as one chunk, then the connection closes: the chunked
+        framing tells the client the body was not over."""
+        self._status = resp.status
+        self.send_response(resp.status)
+        self.send_header("Content-Type", resp.content_type)
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.close_connection = True
+        self.end_headers()
+        part = resp.body[: int(len(resp.body) * 0.4)]
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+        self.wfile.flush()
 
     def _oversized(self) -> None:
         # Starts like a JPEG so content sniffing passes; the size limit is what must trip.

@@ -101,7 +101,9 @@ def commons_search(q: dict, base: str, total: int) -> Response:
                                         f' title="User:Someone">Someone {i % 4}</a> &amp; friends',
                                "source": "commons-desc-page"},
                     "LicenseShortName": {"value": "CC BY-SA 4.0"},
-                    "ObjectName": {"value": stem}}}
+                    # As Commons' artwork templates write it: a machine label hidden with
+                    # `display: none` that no browser shows, and so no title may show.
+                    "ObjectName": {"value": f'{stem}<div style="display: none;">label QS:Len,"{stem}"</div>'}}}
         if width > 0:
             tw = min(width, 1600)   # Commons never upscales past the original
             info.update({"thumburl": f"{base}/images/c{pageid}_{tw}x{round(tw * 0.75)}.jpg",
@@ -122,6 +124,31 @@ def markup_error(path: str) -> Response:
         return flickr_fail(1, MARKUP_MESSAGE)
     return json_response({"error": {"code": "internal_api_error_DBQueryError",
                                     "info": MARKUP_MESSAGE}})
+
+
+# What `mediawiki_errors` says: MediaWiki's words for a failed database query.
+MEDIAWIKI_ERRORS_TEXT = "A database query error has occurred. This may indicate a bug in the software."
+
+
+def mediawiki_errors() -> Response:
+    """The `mediawiki_errors` answer: a failure as MediaWiki reports it with `errorformat` set
+    (and as some proxies pass it on), an `errors` list and no `error` object."""
+    return json_response({"errors": [{"code": "internal_api_error_DBQueryError",
+                                      "text": MEDIAWIKI_ERRORS_TEXT, "module": "main"}],
+                          "docref": "See https://commons.wikimedia.org/w/api.php for API usage.",
+                          "servedby": "mw-api-ext.loopback"})
+
+
+def with_repeated_ids(resp: Response) -> Response:
+    """A Flickr search answer that lists each photo twice in a row (photo 1, 1, 2, 2, …) in the
+    same number of entries, as Flickr pages sometimes repeat ids: 21 entries, 11 photos."""
+    if resp.status != 200 or resp.content_type != "application/json":
+        return resp
+    body = json.loads(resp.body)
+    photos = body.get("photos", {}).get("photo")
+    if photos:
+        body["photos"]["photo"] = [photos[i // 2] for i in range(len(photos))]
+    return json_response(body)
 
 
 def long_title(number: int) -> str:

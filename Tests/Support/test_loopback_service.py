@@ -174,6 +174,7 @@ def test_commons_paginates_and_has_non_images(base):
     assert info["mime"] == "image/jpeg" and info["thumbwidth"] == 320 and info["thumbheight"] == 240
     assert info["thumburl"] == f"{base}/images/c{first['pageid']}_320x240.jpg"
     assert "&amp; friends" in info["extmetadata"]["Artist"]["value"]
+    assert info["extmetadata"]["ObjectName"]["value"] == 'Place 1<div style="display: none;">label QS:Len,"Place 1"</div>'
     videos = [p for p in pages.values() if p["imageinfo"][0]["mime"] != "image/jpeg"]
     assert len(videos) == 5 and by_index[10]["title"] == "File:Clip 10.webm"
     assert get_json(commons_url(base, lat="0.1", lon="0.1")) == {"batchcomplete": ""}
@@ -245,6 +246,23 @@ def test_markup_error_fault(base):
     assert "photos" in get_json(flickr_url(base))   # count used up
 
 
+def test_mediawiki_errors_fault(base):
+    control(base, "fault", mode="mediawiki_errors", target="search", count=1)
+    body = get_json(commons_url(base))
+    assert "error" not in body and "query" not in body
+    assert body["errors"][0]["code"] == "internal_api_error_DBQueryError"
+    assert body["errors"][0]["text"].startswith("A database query error has occurred.")
+    assert "query" in get_json(commons_url(base))   # count used up
+
+
+def test_repeated_ids_fault(base):
+    control(base, "fault", mode="repeated_ids", target="search", count=1)
+    photos = get_json(flickr_url(base))["photos"]["photo"]
+    ids = [p["id"] for p in photos]
+    assert len(ids) == 20 and len(set(ids)) == 10 and ids[0] == ids[1] != ids[2], ids
+    assert len({p["id"] for p in get_json(flickr_url(base))["photos"]["photo"]}) == 20   # count used up
+
+
 def test_long_titles_fault(base):
     control(base, "fault", mode="long_titles", target="search", count=2)
     photos = get_json(flickr_url(base))["photos"]["photo"]
@@ -271,6 +289,15 @@ def test_truncated_faults(base, mode, url_of):
     with pytest.raises(http.client.IncompleteRead):
         get(url_of(base))
     assert get(url_of(base))[0] == 200
+
+
+def test_truncated_chunked_stops_after_the_first_chunk(base):
+    control(base, "fault", mode="truncated_chunked", target="image", count=1)
+    resp = raw_get(base, "/images/a_640x480.jpg")
+    assert resp.getheader("Transfer-Encoding") == "chunked" and resp.getheader("Content-Length") is None
+    with pytest.raises(http.client.IncompleteRead):
+        resp.read()
+    assert get(f"{base}/images/a_640x480.jpg")[0] == 200
 
 
 def raw_get(base: str, path: str) -> http.client.HTTPResponse:

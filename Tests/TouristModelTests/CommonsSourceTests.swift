@@ -65,6 +65,34 @@ final class CommonsSourceTests: XCTestCase {
         }
     }
 
+    /// With `errorformat` set (and from some proxies) MediaWiki reports failures as an `errors`
+    /// list without an `error` object: a failure, never "no photos here".
+    func testDecodeErrorsListInEveryFormat() {
+        let cases: [(String, PhotoSourceError)] = [
+            (#"{"errors":[{"code":"internal_api_error_DBQueryError","text":"A database query error has occurred.","module":"main"}],"docref":"See the docs","servedby":"mw1"}"#,
+             .service(code: 0, message: "A database query error has occurred.")),
+            (#"{"errors":[{"code":"badvalue","*":"Unrecognized value for parameter \"generator\"."}]}"#,
+             .service(code: 0, message: #"Unrecognized value for parameter "generator"."#)),
+            (#"{"errors":[{"code":"badvalue","html":"Unrecognized value for <var>generator</var>: <kbd>x</kbd>."}]}"#,
+             .service(code: 0, message: "Unrecognized value for generator: x.")),
+            (#"{"errors":[{"code":"badvalue","key":"apierror-unrecognizedvalue","params":["generator"]}]}"#,
+             .service(code: 0, message: "apierror-unrecognizedvalue")),
+            (#"{"errors":[{"code":"maxlag","text":"Waiting for a database server: 7 seconds lagged."}]}"#,
+             .serviceUnavailable("Wikimedia Commons")),
+            (#"{"errors":[{"code":"ratelimited","text":"You've exceeded your rate limit."}],"query":{"pages":{}}}"#,
+             .rateLimited("Wikimedia Commons")),
+            (#"{"errors":["odd", {"code":"readonly"}]}"#, .serviceUnavailable("Wikimedia Commons")),
+            (#"{"errors":[42]}"#, .malformedResponse("Wikimedia Commons")),
+        ]
+        for (body, expected) in cases {
+            XCTAssertThrowsError(try CommonsSource.decode(Data(body.utf8)), body) {
+                XCTAssertEqual($0 as? PhotoSourceError, expected, body)
+            }
+        }
+        // An empty list is no failure.
+        XCTAssertTrue(try CommonsSource.decode(Data(#"{"errors":[],"batchcomplete":""}"#.utf8)).photos.isEmpty)
+    }
+
     func testHTMLTextKeepsLooseAngleBracketsAndSeparatesBlocks() {
         XCTAssertEqual(HTMLText.plain("a < b &lt;c&gt;"), "a < b <c>")
         XCTAssertEqual(HTMLText.plain("Line one<br/>Line&nbsp;two &#x41;&#66; &unknown; & more"),

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 @testable import TouristModel
 
@@ -60,7 +61,7 @@ final class GeocoderTests: XCTestCase {
     @MainActor
     func testRequestsAreCachedAndSpacedBySecondsNotKeystrokes() async throws {
         let client = FakeHTTPClient { [eiffel] _ in Data(eiffel.utf8) }
-        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client, interval: .milliseconds(300))
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client, pacer: RequestPacer(interval: .milliseconds(300)))
         _ = try await geocoder.search("Eiffel Tower")
         _ = try await geocoder.search("  eiffel   TOWER ")
         XCTAssertEqual(client.requests.count, 1, "the same search, normalised, is answered from the cache")
@@ -83,7 +84,7 @@ final class GeocoderTests: XCTestCase {
     func testPlaceNamesAreAskedForInTheUsersLanguages() async throws {
         let client = FakeHTTPClient { [eiffel] _ in Data(eiffel.utf8) }
         let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search?x=1")!, client: client,
-                                interval: .zero, languages: "de-DE,de")
+                                pacer: RequestPacer(interval: .zero), languages: "de-DE,de")
         _ = try await geocoder.search("Eiffelturm")
         let query = try XCTUnwrap(URLComponents(url: client.requests[0], resolvingAgainstBaseURL: false)?.queryItems)
         XCTAssertEqual(query.map(\.name), ["x", "q", "format", "limit", "accept-language"])
@@ -112,7 +113,7 @@ final class GeocoderTests: XCTestCase {
     func testFailuresAreMappedForTheUser() async throws {
         for (error, expected) in [(HTTPError.status(429), GeocoderError.rateLimited), (.status(500), .unavailable(500)),
                                   (.timedOut, .timedOut), (.network("refused"), .network("refused"))] {
-            let geocoder = Geocoder(client: FakeHTTPClient { _ in throw error }, interval: .zero)
+            let geocoder = Geocoder(client: FakeHTTPClient { _ in throw error }, pacer: RequestPacer(interval: .zero))
             do {
                 _ = try await geocoder.search("Paris")
                 XCTFail("expected \(expected)")
@@ -120,6 +121,69 @@ final class GeocoderTests: XCTestCase {
                 XCTAssertEqual(error as? GeocoderError, expected)
             }
         }
+    }
+}
+
+/// Pacing counts from when a request went out on its connection, and is shared by every
+/// request to the host.
+final class RequestPacingTests: XCTestCase {
+    /// Records when each request went out; the first spends `connecting` setting up its
+    /// connection first (name lookup, TCP, TLS), as a first request to a real host does.
+    private final class ConnectingClient: HTTPClient {
+        let connecting: Duration
+        private let sentTimes = Mutex<[ContinuousClock.Instant]>([])
+        init(connecting: Duration) { self.connecting = connecting }
+        var sent: [ContinuousClock.Instant] { sentTimes.withLock { $0 } }
+
+        func get(_ url: URL, rules: TransferRules) async throws -> Data { Data("[]".utf8) }
+
+        func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+            if self.sent.isEmpty { try await Task.sleep(for: connecting) }
+            sentTimes.withLock { $0.append(.now) }
+            await sent()
+            return Data("[]".utf8)
+        }
+    }
+
+    @MainActor
+    func testSpacingCountsFromWhenTheRequestWentOut() async throws {
+        let client = ConnectingClient(connecting: .milliseconds(250))
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client,
+                                pacer: RequestPacer(interval: .milliseconds(400)))
+        async let first = geocoder.search("Louvre")
+        async let second = geocoder.search("Notre-Dame")
+        _ = try await (first, second)
+        let sent = client.sent
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertGreaterThanOrEqual(sent[1] - sent[0], .milliseconds(400), "the first arrived late: the second waits for it")
+    }
+
+    @MainActor
+    func testEveryRequestToAHostSharesOneSpacing() async throws {
+        // Two geocoders (a search and, say, reverse geocoding) on one host: one second apart.
+        let client = ConnectingClient(connecting: .zero)
+        let host = "pacing-\(UUID().uuidString).example"
+        let search = Geocoder(endpoint: URL(string: "http://\(host)/search")!, client: client)
+        let other = Geocoder(endpoint: URL(string: "http://\(host.uppercased())/reverse")!, client: client)
+        _ = try await search.search("Louvre")
+        _ = try await other.search("Notre-Dame")
+        let sent = client.sent
+        XCTAssertEqual(sent.count, 2)
+        XCTAssertGreaterThanOrEqual(sent[1] - sent[0], .seconds(1))
+    }
+
+    @MainActor
+    func testACancelledRequestPassesItsTurnOn() async throws {
+        let client = ConnectingClient(connecting: .zero)
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client,
+                                pacer: RequestPacer(interval: .milliseconds(200)))
+        _ = try await geocoder.search("Louvre")
+        let waiting = Task { try await geocoder.search("Notre-Dame") }
+        waiting.cancel()
+        _ = try? await waiting.value
+        _ = try await geocoder.search("Orsay")
+        XCTAssertEqual(client.sent.count, 2, "the cancelled search never went out")
+        XCTAssertGreaterThanOrEqual(client.sent[1] - client.sent[0], .milliseconds(200))
     }
 }
 

@@ -49,4 +49,56 @@ final class HTMLTextTests: XCTestCase {
         XCTAssertTrue(text.hasPrefix("Line one Line"), text)
         XCTAssertEqual(HTMLText.plain("a\u{0}b\u{7}c\u{1B}[31m\td"), "abc[31m d")
     }
+
+    /// Commons' artwork templates put machine labels in elements hidden with `display: none`;
+    /// a browser never shows them, so neither may a title or an attribution.
+    func testContentHiddenWithDisplayNoneIsDropped() {
+        XCTAssertEqual(HTMLText.plain(#"Night in Nice<div style="display: none;">label QS:Len,"Night in Nice"</div>"#),
+                       "Night in Nice")
+        XCTAssertEqual(HTMLText.plain(#"<span lang="en">Night</span> <span style='DISPLAY : None !important'>x</span>in Nice"#),
+                       "Night in Nice")
+        XCTAssertEqual(HTMLText.plain(#"a<i style="color:red; display:none; margin: 0">b</i>c"#), "ac")
+        XCTAssertEqual(HTMLText.plain(#"a<b style=display:none>b</b>c<em hidden>d</em>e"#), "ace")
+        XCTAssertEqual(HTMLText.plain("a<p style=\"display:\n none\">b</p>c"), "a c")
+        // Nested: everything inside a hidden element goes, whatever it holds.
+        XCTAssertEqual(HTMLText.plain(#"1<div style="display:none">2<span style="display:inline">3<b>4</b></span>5</div>6"#), "1 6")
+        // Void elements and comments inside open and close nothing.
+        XCTAssertEqual(HTMLText.plain(#"1<div style="display:none">2<br>3<img src=x><!-- c -->4</div>5"#), "1 5")
+        // Never rendered: script and style.
+        XCTAssertEqual(HTMLText.plain("a<style>p { color: red }</style>b<script>x = 1</script>c"), "abc")
+    }
+
+    func testDisplayIsReadAsCSSReadsIt() {
+        for visible in [#"display:block"#, #"display:none; display: inline"#, #"displays:none"#, #"x-display:none"#,
+                        #"/* display:none */"#, #"display:none-ish"#, "display"] {
+            XCTAssertEqual(HTMLText.plain("a<span style=\"\(visible)\">b</span>c"), "abc", visible)
+        }
+        for hidden in [#"display:none"#, #"DISPLAY:NONE"#, #"display:none !important; display:block"#,
+                       #"display:block; display : none"#, #"color:red;display:/* x */none;"#, #"display: none!IMPORTANT"#] {
+            XCTAssertEqual(HTMLText.plain("a<span style=\"\(hidden)\">b</span>c"), "ac", hidden)
+        }
+    }
+
+    /// Markup as it comes, not as it should be: a browser closes what an end tag leaves open,
+    /// ignores stray end tags, and hides to the end what is never closed.
+    func testUnclosedAndStrayTagsAsABrowserReadsThem() {
+        XCTAssertEqual(HTMLText.plain(#"<div>a<span style="display:none">b</div>c"#), "a c")
+        XCTAssertEqual(HTMLText.plain(#"a</span></em>b<span style="display:none">c</b>d</span>e"#), "abe")
+        XCTAssertEqual(HTMLText.plain(#"a<span style="display:none">b<span>c"#), "a")
+        XCTAssertEqual(HTMLText.plain(#"a<p style="display:none">b<p>c"#), "a c", "a new paragraph ends the hidden one")
+        XCTAssertEqual(HTMLText.plain(#"<ul><li style="display:none">a<li>b</ul>c"#), "b c")
+        XCTAssertEqual(HTMLText.plain(#"a<br style="display:none">b"#), "a b", "a void element hides nothing after it")
+        XCTAssertEqual(HTMLText.plain(#"a<span style="display:none"/>b</span>c"#), "ac", "as in a browser, /> does not close a span")
+        XCTAssertEqual(HTMLText.plain(#"a<span style="display:none>b</span>c"#), "ac", "an unclosed quote: the value ends with the tag")
+    }
+
+    /// Deep nesting and many end tags cost linear time: each element is opened and closed once.
+    func testDeepNestingStaysLinear() {
+        let deep = String(repeating: "<span>", count: 1_500) + "x" + String(repeating: "</b>", count: 2_000)
+        XCTAssertEqual(HTMLText.plain(deep), "x")
+        let hiddenDeep = #"<i style="display:none">"# + String(repeating: "<div>", count: 1_500) + "y" + String(repeating: "</div>", count: 1_500) + "</i>z"
+        XCTAssertEqual(HTMLText.plain(hiddenDeep), "z")
+        // Capped input: a hidden element left open hides the rest, and the rest is cut anyway.
+        XCTAssertEqual(HTMLText.plain("a<div hidden>" + String(repeating: "<i>b", count: 20_000)), "a")
+    }
 }
