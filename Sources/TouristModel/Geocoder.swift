@@ -7,6 +7,8 @@ public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
     case malformed
     case network(String)
     case timedOut
+    /// The system says there is no network: nothing was sent.
+    case offline
 
     public var errorDescription: String? {
         switch self {
@@ -19,6 +21,7 @@ public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
             // Translators: %@ is the reason, often the system's own words.
             return String(format: tr("Could not reach the place search: %@"), detail)
         case .timedOut: return tr("The place search did not answer in time")
+        case .offline: return tr("You are offline")
         }
     }
 }
@@ -41,11 +44,14 @@ public final class Geocoder {
     /// When the last request was sent; the next one waits until `interval` after it.
     private var lastRequest: ContinuousClock.Instant?
     private var queue: Task<Void, Never>?
+    /// Offline, a search not answered before fails at once instead of waiting for a timeout.
+    private let connectivity: Connectivity?
 
     /// `languages`: an Accept-Language list ("de-DE,de"), so places come back with the names the
     /// user reads; nil leaves the choice to the service (names in the place's own language).
     public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, interval: Duration = .seconds(1),
-                languages: String? = nil) {
+                languages: String? = nil, connectivity: Connectivity? = nil) {
+        self.connectivity = connectivity
         self.endpoint = endpoint
         self.client = client
         self.interval = interval
@@ -59,6 +65,7 @@ public final class Geocoder {
         let key = Self.normalized(query)
         guard !key.isEmpty else { return [] }
         if let cached = cache[key] { return cached }
+        if connectivity?.isOnline == false { throw GeocoderError.offline }
         try await waitForTurn()
         if let cached = cache[key] { return cached }   // the same search, answered while waiting
         let data: Data
