@@ -8,7 +8,7 @@ internal import CShim
 @MainActor
 public final class NetworkMonitor: Object {
     /// Called on the main thread when `isAvailable` changes.
-    public var onChange: ((Bool) -> Void)?
+    public var onAvailabilityChange: ((Bool) -> Void)?
     private var last: Bool
 
     /// The process's monitor (GIO creates it on first use; with the portal, its first answer
@@ -30,6 +30,6 @@ public final class NetworkMonitor: Object {
         let now = isAvailable
         guard now != last else { return }
         last = now
-        onChange?(now)
+        onAvailabilityChange?(now)
     }
 }

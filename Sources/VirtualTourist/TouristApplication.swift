@@ -131,7 +131,7 @@ final class TouristApplication {
     private func watchNetwork() {
         guard networkMonitor == nil else { return }
         let monitor = NetworkMonitor()
-        monitor.onChange = { [unowned self] available in self.connectivity.update(isOnline: available) }
+        monitor.onAvailabilityChange = { [unowned self] available in self.connectivity.update(isOnline: available) }
         connectivity.update(isOnline: monitor.isAvailable)
         networkMonitor = monitor
     }

@@ -41,7 +41,7 @@ final class NetworkMonitorTests: XCTestCase {
         defer { portal.stop() }
         let monitor = NetworkMonitor()
         var reported: [Bool] = []
-        monitor.onChange = { reported.append($0) }
+        monitor.onAvailabilityChange = { reported.append($0) }
         // The portal monitor starts unavailable and asks the portal (online) once created.
         XCTAssertTrue(MainLoop.run(until: { reported == [true] }, timeout: 20), "first answer: \(reported)")
         XCTAssertTrue(monitor.isAvailable)
