@@ -88,9 +88,14 @@ public final class AlbumLoader {
         self.rules = rules
         self.decodable = decodable
         observe()
+        self.scheduler.connectivity.observe(by: self) { [weak self] online in self?.connectivityChanged(online) }
     }
 
     public var isActive: Bool { searchTask != nil || !downloads.isEmpty }
+
+    /// Offline with photos (or a search) still to fetch: they wait for the network, and the
+    /// album says so once instead of failing photo by photo.
+    public var isWaitingForNetwork: Bool { !scheduler.connectivity.isOnline && state.isDownloading }
 
     /// Fetches what is missing once the stored album is known: the first page for a new pin,
     /// else photos not on disk yet.
@@ -285,6 +290,11 @@ public final class AlbumLoader {
 
     private func searchFailed(_ error: Error) {
         searchTask = nil
+        if isNetworkFailure(error) {
+            // Offline: asked again, it waits in the scheduler until the network is back.
+            if !scheduler.connectivity.isOnline { return search(page: requestedPage) }
+            searchFailedByNetwork = true
+        }
         search = .failed(Self.message(for: error, service: source.displayName))
         publish()
         checkFinished()
@@ -345,6 +355,15 @@ public final class AlbumLoader {
         if Task.isCancelled || failure.map(Self.isCancellation) == true { return }
         downloads[id] = nil
         ended.insert(id)
+        if let failure, isNetworkFailure(failure) {
+            if !scheduler.connectivity.isOnline {
+                // Not a failure of the photo: it waits in the scheduler until the network is back.
+                ended.remove(id)
+                downloadPending()
+                return
+            }
+            networkFailures.insert(id)
+        }
         if let failure {
             try? store.markFailed(photoId: id, reason: Self.message(for: failure, service: source.displayName))
         }
@@ -358,6 +377,34 @@ public final class AlbumLoader {
         guard transferring[id] == token else { return }
         transferring[id] = nil
         if !Task.isCancelled { downloadPending() }
+    }
+
+    // MARK: Offline
+
+    /// Failed for want of a network while the monitor still said online (it often tells after
+    /// the transfers noticed): fetched again when it comes back.
+    private var networkFailures: Set<Int64> = []
+    private var searchFailedByNetwork = false
+
+    private func connectivityChanged(_ online: Bool) {
+        guard !isClosed else { return }
+        if online {
+            if searchFailedByNetwork, case .searchFailed = state.phase { retrySearch() }
+            for id in networkFailures { retry(photoID: id) }
+            networkFailures.removeAll()
+            searchFailedByNetwork = false
+        }
+        // The album's offline status.
+        onChange?()
+    }
+
+    /// Could not reach the service (as opposed to an answer that was wrong).
+    private func isNetworkFailure(_ error: Error) -> Bool {
+        switch error {
+        case HTTPError.network, HTTPError.timedOut, HTTPError.tooSlow,
+             PhotoSourceError.network, PhotoSourceError.timedOut: true
+        default: false
+        }
     }
 
     static func isCancellation(_ error: Error) -> Bool {

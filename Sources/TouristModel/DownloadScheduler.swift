@@ -3,7 +3,8 @@ import Foundation
 /// The one place that decides how many transfers the app runs at once, so a burst of dropped
 /// pins cannot open hundreds of connections: at most `perHost` per host and `total` overall.
 /// Waiting requests of a foreground owner (the album on screen) go before everyone else's
-/// (prefetches), first come first served within each group.
+/// (prefetches), first come first served within each group. Offline (`connectivity`), no slot
+/// is granted: requests wait instead of failing, and go on when the network is back.
 @MainActor
 public final class DownloadScheduler {
     /// A granted transfer slot; give it back with `release`.
@@ -21,6 +22,7 @@ public final class DownloadScheduler {
 
     public let perHost: Int
     public let total: Int
+    public let connectivity: Connectivity
     private var running: [String: Int] = [:]
     /// Transfers holding a slot now.
     public private(set) var activeCount = 0
@@ -28,9 +30,13 @@ public final class DownloadScheduler {
     private var foreground: Set<ObjectIdentifier> = []
     private var nextID = 0
 
-    public init(perHost: Int = 8, total: Int = 16) {
+    public init(perHost: Int = 8, total: Int = 16, connectivity: Connectivity = Connectivity()) {
         self.perHost = max(1, perHost)
         self.total = max(1, total)
+        self.connectivity = connectivity
+        connectivity.observe(by: self) { [weak self] online in
+            if online { self?.grant() }
+        }
     }
 
     /// Requests waiting for a slot.
@@ -83,6 +89,7 @@ public final class DownloadScheduler {
 
     /// Starts every waiter that fits, foreground owners first.
     private func grant() {
+        guard connectivity.isOnline else { return }
         while activeCount < total, let index = nextGrantable() {
             let waiter = waiting.remove(at: index)
             running[waiter.host, default: 0] += 1

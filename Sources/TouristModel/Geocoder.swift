@@ -7,6 +7,8 @@ public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
     case malformed
     case network(String)
     case timedOut
+    /// The system says there is no network: nothing was sent.
+    case offline
 
     public var errorDescription: String? {
         switch self {
@@ -19,6 +21,7 @@ public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {
             // Translators: %@ is the reason, often the system's own words.
             return String(format: tr("Could not reach the place search: %@"), detail)
         case .timedOut: return tr("The place search did not answer in time")
+        case .offline: return tr("You are offline")
         }
     }
 }
@@ -39,12 +42,15 @@ public final class Geocoder {
     /// Shared by every request to the endpoint's host.
     private let pacer: RequestPacer
     private var cache: [String: [Place]] = [:]
+    /// Offline, a search not answered before fails at once instead of waiting for a timeout.
+    private let connectivity: Connectivity?
 
     /// `languages`: an Accept-Language list ("de-DE,de"), so places come back with the names the
     /// user reads; nil leaves the choice to the service (names in the place's own language).
     /// `pacer`: nil is the app's one for the endpoint's host.
     public init(endpoint: URL = Geocoder.defaultEndpoint, client: HTTPClient, pacer: RequestPacer? = nil,
-                languages: String? = nil) {
+                languages: String? = nil, connectivity: Connectivity? = nil) {
+        self.connectivity = connectivity
         self.endpoint = endpoint
         self.client = client
         self.pacer = pacer ?? .shared(for: endpoint)
@@ -58,11 +64,14 @@ public final class Geocoder {
         let key = Self.normalized(query)
         guard !key.isEmpty else { return [] }
         if let cached = cache[key] { return cached }
+        if connectivity?.isOnline == false { throw GeocoderError.offline }
         let answer: Data?
         do {
-            answer = try await pacer.run { [client] sent in
-                // The same search may have been answered while this one waited.
+            answer = try await pacer.run { [client, connectivity] sent in
+                // The same search may have been answered while this one waited, or the network
+                // may have gone meanwhile.
                 guard cache[key] == nil else { return nil }
+                if connectivity?.isOnline == false { throw GeocoderError.offline }
                 return try await client.get(url(for: key), rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30),
                                             sent: sent)
             }

@@ -21,6 +21,8 @@ final class AlbumPage {
     private let progress = Label()
     private let progressUpdates = Throttle(milliseconds: 250)
     private let newCollection = Button(label: tr("New Collection"))
+    /// Offline with photos still to fetch: one line for the album instead of an error per photo.
+    private let offlineBanner = Banner(title: tr("Offline — the photos will download when you are back online"))
     private let emptyPage: StatusPage
     private let errorPage: StatusPage
     private let title: WindowTitle
@@ -90,6 +92,7 @@ final class AlbumPage {
 
         let content = ToolbarView(content: body)
         content.addTopBar(header)
+        content.addTopBar(offlineBanner)
         content.addBottomBar(bar)
         // A short window (a phone in landscape) gives the photos the room: a smaller place map,
         // then none; a narrow one packs the grid and the bar tighter. A bin applies only the last
@@ -199,6 +202,7 @@ final class AlbumPage {
             progress.text = text
         }
         newCollection.isSensitive = state.canRequestNewCollection
+        offlineBanner.isRevealed = loader.isWaitingForNetwork
     }
 
     /// The downloaded photos, in the grid's order, for the viewer; it removes them as the grid does.

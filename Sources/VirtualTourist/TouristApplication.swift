@@ -11,8 +11,12 @@ final class TouristApplication {
     private(set) var settings: Settings
     /// One SoupSession for tiles and photos, so connections are reused.
     let http: SoupClient
-    /// Every photo transfer and search of every album waits here for a slot (open album first).
-    let downloads = DownloadScheduler()
+    /// What the network monitor says; online until it answers (`watchNetwork`).
+    let connectivity = Connectivity()
+    /// Every photo transfer and search of every album waits here for a slot (open album first),
+    /// and, offline, for the network.
+    private(set) lazy var downloads = DownloadScheduler(connectivity: connectivity)
+    private var networkMonitor: NetworkMonitor?
     /// Opened once the first frame is painted, or earlier if something needs it first (input
     /// handled before that frame).
     var store: Store? {
@@ -26,7 +30,8 @@ final class TouristApplication {
     /// (tests point it at the loopback service).
     private(set) lazy var geocoder = Geocoder(
         endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
-        client: http, languages: Localization.acceptLanguages(environment: configuration.environment))
+        client: http, languages: Localization.acceptLanguages(environment: configuration.environment),
+        connectivity: connectivity)
     /// The Flickr key, kept in the user's keyring (the settings file only while none is available).
     private(set) lazy var flickrKey: FlickrKeyKeeper = {
         let keeper = FlickrKeyKeeper(
@@ -116,8 +121,19 @@ final class TouristApplication {
         FrameClock.afterNextPaint(of: window.window) { [unowned self] in
             window.mapPage.loadPins()
             self.flickrKey.start()
+            self.watchNetwork()
         }
         MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
+    }
+
+    /// GIO's network monitor (the network portal inside Flatpak), created after the first frame:
+    /// nothing before it goes to the network, and the portal's answer takes a D-Bus round trip.
+    private func watchNetwork() {
+        guard networkMonitor == nil else { return }
+        let monitor = NetworkMonitor()
+        monitor.onAvailabilityChange = { [unowned self] available in self.connectivity.update(isOnline: available) }
+        connectivity.update(isOnline: monitor.isAvailable)
+        networkMonitor = monitor
     }
 
     private func openStore() {

@@ -5,8 +5,11 @@ answered "cancelled", as a user closing the dialog would, or, with `--choose PAT
 choosing PATH would. The answer has the form xdg-desktop-portal gives it: "uris" is always
 there, empty when cancelled (GTK 4.18 reads it without checking, and crashes on an answer without
 it, which no real portal sends). ProxyResolver.Lookup answers
-"direct://" (libproxy asks it for every request from inside the sandbox). Other portals are not
-there, as on a desktop without them. Prints READY once it owns the name."""
+"direct://" (libproxy asks it for every request from inside the sandbox); NetworkMonitor says
+the network is there (inside Flatpak GIO's network monitor is the portal's, and without an
+answer it reports no network: the app would wait offline). Other portals are not there, as on a
+desktop without them. Prints READY once it owns the name. (test_offline.py switches the network
+with Tests/Support/network_portal.py instead.)"""
 from __future__ import annotations
 
 import json
@@ -20,6 +23,11 @@ NODE = """<node>
   <interface name="org.freedesktop.portal.FileChooser">
     <method name="SaveFile"><arg type="s" direction="in"/><arg type="s" direction="in"/>
       <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
+    <property name="version" type="u" access="read"/>
+  </interface>
+  <interface name="org.freedesktop.portal.NetworkMonitor">
+    <method name="GetStatus"><arg type="a{sv}" direction="out"/></method>
+    <signal name="changed"/>
     <property name="version" type="u" access="read"/>
   </interface>
   <interface name="org.freedesktop.portal.ProxyResolver">
@@ -60,6 +68,11 @@ def main() -> None:
         if method == "Lookup":
             invocation.return_value(GLib.Variant("(as)", (["direct://"],)))
             return
+        if method == "GetStatus":  # online, unmetered, full connectivity (4)
+            invocation.return_value(GLib.Variant("(a{sv})", ({
+                "available": GLib.Variant("b", True), "metered": GLib.Variant("b", False),
+                "connectivity": GLib.Variant("u", 4)},)))
+            return
         parent, title, options = parameters.unpack()
         log.write(json.dumps({"method": method, "title": title,
                               "current_name": str(options.get("current_name", ""))}) + "\n")
@@ -73,7 +86,7 @@ def main() -> None:
                                                      "Response", answer) and False)
 
     def get_property(connection, sender, path, interface, name):
-        return GLib.Variant("u", 3 if interface.endswith("FileChooser") else 1)
+        return GLib.Variant("u", 3 if interface.endswith(("FileChooser", "NetworkMonitor")) else 1)
 
     for info in Gio.DBusNodeInfo.new_for_xml(NODE).interfaces:
         bus.register_object(PATH, info, call, get_property, None)
