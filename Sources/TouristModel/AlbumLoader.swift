@@ -1,21 +1,13 @@
 import Foundation
 
 /// Fills one pin's album: asks the source for a page, stores one pending row per photo, then
-/// downloads a bounded number of photos at a time, each saved crash-safely by the store.
-/// The album itself is what the store delivers (`observeAlbum`); the loader adds only what the
-/// database does not hold: a search under way or failed, and photos removed here whose deletion
-/// is not delivered yet. The UI observes `onChange`; nothing here touches GTK.
+/// downloads a bounded number of photos at a time, saved crash-safely in batches (`PhotoSaver`).
+/// The album on screen is what the store delivers (`observeAlbum`); a prefetch reads its album
+/// once and follows its own writes (observing every prefetch cost pins × photos reads). The
+/// loader adds what the database does not hold: a search under way or failed, and photos removed
+/// here whose deletion is not delivered yet. The UI observes `onChange`; nothing here touches GTK.
 @MainActor
 public final class AlbumLoader {
-    /// A photo removed by the user: enough to put it back, or to discard its file for good.
-    public struct Removal: Sendable {
-        public let photo: Photo
-        /// What the store removed; nil when that failed (Undo then has nothing to restore).
-        let stored: RemovedPhoto?
-        /// The loader's collection at removal: Undo applies to that collection only.
-        let collection: Int
-    }
-
     /// What one photo download may cost. Sources ask for photos about 640 px wide, a few
     /// hundred KB; 8 MB leaves room for a generous encoder, not for a server sending endless data.
     public static let photoRules = TransferRules(maxBytes: 8_000_000, deadline: 120, minimumRate: 2048, rateWindow: 15)
@@ -25,12 +17,24 @@ public final class AlbumLoader {
     public var onChange: (() -> Void)?
     /// Called when the last download of a fill ends (for tracing and prefetch bookkeeping).
     public var onFinished: (() -> Void)?
-    /// The album on screen: its transfers go before every prefetch's.
+    /// The album on screen: it observes the store, and its transfers and saves go before every
+    /// prefetch's.
     public var isForeground = false {
-        didSet { scheduler.setForeground(ObjectIdentifier(self), isForeground) }
+        didSet {
+            guard isForeground != oldValue else { return }
+            scheduler.setForeground(ObjectIdentifier(self), isForeground)
+            if isForeground, !isClosed, !readFailed {
+                observe()
+                // Queued now with the priority, not one by one as earlier ones end.
+                downloadPending()
+            } else if !isForeground {
+                observation?.cancel()
+                observation = nil
+            }
+        }
     }
 
-    private let store: Store
+    let store: Store
     private let source: PhotoSource
     private let client: HTTPClient
     private let perPage: Int
@@ -43,20 +47,22 @@ public final class AlbumLoader {
     private let pinID: Int64
     private let coordinate: Coordinate
     private var observation: StoreObservation?
+    /// Reading the album failed (Try Again reads it again), or a single read is under way.
+    private var readFailed = false, isReading = false
     /// The store's last delivery; nil until the first.
     private var rows: AlbumRows?
     private var search = SearchProgress.none
     /// The album's generation when the running search began: its rows are the first newer one.
     private var searchBase: Int64 = 0
     /// Removed here, their deletion not delivered yet: hidden so the others move up at once.
-    private var hidden: Set<Int64> = []
+    var hidden: Set<Int64> = []
     /// Downloads that ended while the delivered rows still say pending: not fetched again.
     private var ended: Set<Int64> = []
     private var searchTask: Task<Void, Never>?
-    private var downloads: [Int64: Task<Void, Never>] = [:]
+    var downloads: [Int64: Task<Void, Never>] = [:]
     private var requestedPage = 1
     /// Counts searches: each one replaces the album with another collection.
-    private var collection = 0
+    private(set) var collection = 0
     private var isStarted = false
     /// A search or downloads began since the last `onFinished`.
     private var isFilling = false
@@ -87,7 +93,6 @@ public final class AlbumLoader {
         rules.policy = source.addressPolicy
         self.rules = rules
         self.decodable = decodable
-        observe()
         self.scheduler.connectivity.observe(by: self) { [weak self] online in self?.connectivityChanged(online) }
     }
 
@@ -102,7 +107,11 @@ public final class AlbumLoader {
     public func start() {
         guard !isClosed else { return }
         isStarted = true
-        if rows != nil { proceed() }
+        if rows != nil {
+            proceed()
+        } else if observation == nil {
+            readOnce()
+        }
     }
 
     /// Replaces the album with another page of results (never the page just shown when another exists).
@@ -114,9 +123,10 @@ public final class AlbumLoader {
 
     /// Repeats the search that failed, or the reading of the store that did.
     public func retrySearch() {
-        guard observation != nil else {
+        if readFailed {
+            readFailed = false
             search = .none
-            return observe()
+            return isForeground ? observe() : readOnce()
         }
         search(page: requestedPage)
     }
@@ -140,52 +150,14 @@ public final class AlbumLoader {
         transferring.removeAll()
     }
 
-    /// Puts a failed photo back in the queue; its download starts when the store delivers it pending.
+    /// Puts a failed photo back in the queue; its download starts when the store delivers it
+    /// pending (unobserved, at once).
     public func retry(photoID id: Int64) {
-        guard state.cell(id: id)?.isFailed == true else { return }
-        do {
-            try store.markPending(photoId: id)
-        } catch {
-            return
-        }
+        guard let cell = state.cell(id: id), cell.isFailed, (try? store.markPending(photoId: id)) != nil else { return }
         ended.remove(id)
-    }
-
-    /// Removes a photo from the album and the store; its file stays until `discard`.
-    public func remove(photoID id: Int64) -> Removal? {
-        guard let cell = state.cell(id: id) else { return nil }
-        downloads.removeValue(forKey: id)?.cancel()
-        transferring[id] = nil
-        let stored = (try? store.deletePhoto(id: id)) ?? nil
-        hidden.insert(id)
-        publish()
-        downloadPending()
-        return Removal(photo: stored?.photo ?? cell.photo, stored: stored, collection: collection)
-    }
-
-    /// Puts a removed photo back where it was. Refused (false) when the album shows another
-    /// collection since (New Collection, or another loader replaced it): the old photo must not
-    /// join the new set. A refused removal's file is discarded at once, as Undo is over.
-    @discardableResult
-    public func undo(_ removal: Removal) -> Bool {
-        let accepted: Bool
-        if removal.collection == collection, let stored = removal.stored {
-            accepted = (try? store.restorePhoto(stored)) ?? false
-        } else {
-            accepted = false
-        }
-        guard accepted else {
-            discard(removal)
-            return false
-        }
-        // Stored again: shown from the rows already delivered, or from the next delivery.
-        if let id = removal.photo.id, hidden.remove(id) != nil { publish() }
-        return true
-    }
-
-    /// Deletes a removed photo's file once Undo is no longer offered.
-    public func discard(_ removal: Removal) {
-        if let fileName = removal.photo.fileName { store.discardFileIfUnreferenced(fileName) }
+        var pending = cell.photo
+        (pending.state, pending.failure) = (.pending, nil)
+        if observation == nil, let rows { received(rows.replacing(pending)) }
     }
 
     public func fileURL(for photo: Photo) -> URL? { store.fileURL(for: photo) }
@@ -195,6 +167,21 @@ public final class AlbumLoader {
     private func observe() {
         observation = store.observeAlbum(pinId: pinID, onError: { [weak self] error in self?.storeFailed(error) },
                                          onChange: { [weak self] rows in self?.received(rows) })
+    }
+
+    /// An album nobody looks at: read once; the loader then follows its own writes.
+    private func readOnce() {
+        guard !isReading, !isClosed else { return }
+        isReading = true
+        let (store, pinID) = (store, pinID)
+        Task { [weak self] in
+            let result = await Task.detached { Result { try store.albumRows(pinId: pinID) } }.value
+            guard let self else { return }
+            self.isReading = false
+            // An observation started meanwhile delivers the album itself.
+            guard self.observation == nil, self.rows == nil else { return }
+            do { self.received(try result.get()) } catch { self.storeFailed(error) }
+        }
     }
 
     private func received(_ rows: AlbumRows) {
@@ -213,11 +200,12 @@ public final class AlbumLoader {
     private func storeFailed(_ error: Error) {
         // The observation has ended; Try Again starts another.
         observation = nil
+        readFailed = true
         search = .failed(Self.message(for: error, service: source.displayName))
         publish()
     }
 
-    private func publish() {
+    func publish() {
         let phase: AlbumState.Search = switch search {
         case .none: .none
         case .running, .stored: .searching
@@ -266,12 +254,14 @@ public final class AlbumLoader {
                 }
                 let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
                 let remote = Array(RemotePhoto.distinct(result.photos).prefix(perPage))
-                // A transaction of up to 250 rows plus file deletions: off the main thread.
-                _ = try await Task.detached {
-                    try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote)
+                // A transaction of up to 250 rows plus file deletions, and the rows as stored for a
+                // loader that does not observe them: off the main thread.
+                let stored = try await Task.detached {
+                    _ = try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote)
+                    return try store.albumRows(pinId: pinID)
                 }.value
                 try Task.checkCancellation()
-                self?.searchFinished()
+                self?.searchFinished(stored)
             } catch {
                 if Self.isCancellation(error) { return }
                 self?.searchFailed(error)
@@ -280,9 +270,10 @@ public final class AlbumLoader {
     }
 
     /// The rows are stored; the album shows them when the store delivers them (maybe already).
-    private func searchFinished() {
+    private func searchFinished(_ stored: AlbumRows) {
         searchTask = nil
         search = (rows?.generation ?? 0) > searchBase ? .none : .stored
+        if observation == nil { return received(stored) }
         publish()
         downloadPending()
         checkFinished()
@@ -304,15 +295,17 @@ public final class AlbumLoader {
 
     /// Photos whose bytes are still in transfer: the concurrency limit counts these only, so a
     /// photo being written to disk (fsync) doesn't hold a connection idle.
-    private var transferring: [Int64: Int] = [:]
+    var transferring: [Int64: Int] = [:]
     /// Tells a cancelled transfer's late end apart from a newer transfer of the same photo.
     private var nextTransfer = 0
 
-    private func downloadPending() {
+    func downloadPending() {
         guard !isClosed, isStarted else { return }
-        // In album order, stopping as soon as the slots are full.
+        // In album order, stopping as soon as the slots are full. The album on screen queues all its
+        // photos (the scheduler bounds connections), so a slot it frees never goes to a prefetch.
+        let limit = isForeground ? Int.max : maxConcurrent
         for photo in state.pending {
-            guard transferring.count < maxConcurrent else { break }
+            guard transferring.count < limit else { break }
             guard let id = photo.id, downloads[id] == nil, !ended.contains(id) else { continue }
             isFilling = true
             nextTransfer += 1
@@ -324,7 +317,8 @@ public final class AlbumLoader {
 
     private func download(_ photo: Photo, id: Int64, transfer: Int) async {
         let (store, client, rules, decodable, scheduler) = (store, client, rules, decodable, scheduler)
-        var failure: Error?
+        let owner = ObjectIdentifier(self)
+        var outcome: DownloadOutcome
         do {
             // The address came in the service's answer.
             guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse(source.displayName) }
@@ -334,40 +328,47 @@ public final class AlbumLoader {
             do {
                 do {
                     defer { transferDone(id, transfer) }
-                    try await scheduler.withSlot(host: url.host?.lowercased() ?? "", owner: ObjectIdentifier(self)) {
+                    try await scheduler.withSlot(host: url.host?.lowercased() ?? "", owner: owner) {
                         try await client.download(url, to: incoming.temporaryURL, rules: rules)
                     }
                 }
-                // Checks, fsync and rename: off the main thread; the file is mapped, not read.
-                _ = try await Task.detached {
+                // Checks and fsync: off the main thread; the file is mapped, not read.
+                try await Task.detached {
                     let data = try Data(contentsOf: incoming.temporaryURL, options: .alwaysMapped)
                     if let problem = ImageCheck.problem(with: data, decodable: decodable) { throw problem }
-                    return try store.saveDownloaded(photoId: id, from: incoming)
+                    try store.prepareDownloaded(incoming)
                 }.value
             } catch {
                 store.abandon(incoming)
                 throw error
             }
+            outcome = .downloaded(incoming)
         } catch {
-            failure = error
+            // Cancelled (left the album, removed the photo, new collection): the row stays pending.
+            if Task.isCancelled || Self.isCancellation(error) { return }
+            if isNetworkFailure(error) {
+                if !scheduler.connectivity.isOnline {
+                    // Not a failure of the photo: it waits in the scheduler until the network is back.
+                    downloads[id] = nil
+                    return downloadPending()
+                }
+                networkFailures.insert(id)
+            }
+            outcome = .failed(Self.message(for: error, service: source.displayName))
         }
-        // Cancelled (left the album, removed the photo, new collection): the row stays pending.
-        if Task.isCancelled || failure.map(Self.isCancellation) == true { return }
+        // A complete file is saved even if the album was left meanwhile; a deleted row keeps none.
+        var saved: Photo?
+        do {
+            saved = try await scheduler.saves.save(outcome, photoId: id, in: store, owner: owner)
+        } catch {
+            let reason = Self.message(for: error, service: source.displayName)
+            saved = try? await scheduler.saves.save(.failed(reason), photoId: id, in: store, owner: owner)
+        }
+        if Task.isCancelled { return }
         downloads[id] = nil
         ended.insert(id)
-        if let failure, isNetworkFailure(failure) {
-            if !scheduler.connectivity.isOnline {
-                // Not a failure of the photo: it waits in the scheduler until the network is back.
-                ended.remove(id)
-                downloadPending()
-                return
-            }
-            networkFailures.insert(id)
-        }
-        if let failure {
-            try? store.markFailed(photoId: id, reason: Self.message(for: failure, service: source.displayName))
-        }
-        // The cell changes when the store delivers the row.
+        // The cell changes when the store delivers the row; unobserved, the saved row is the news.
+        if observation == nil, let saved, let rows, rows.index[id] != nil { return received(rows.replacing(saved)) }
         downloadPending()
         checkFinished()
     }
@@ -396,29 +397,5 @@ public final class AlbumLoader {
         }
         // The album's offline status.
         onChange?()
-    }
-
-    /// Could not reach the service (as opposed to an answer that was wrong).
-    private func isNetworkFailure(_ error: Error) -> Bool {
-        switch error {
-        case HTTPError.network, HTTPError.timedOut, HTTPError.tooSlow,
-             PhotoSourceError.network, PhotoSourceError.timedOut: true
-        default: false
-        }
-    }
-
-    static func isCancellation(_ error: Error) -> Bool {
-        error is CancellationError || (error as? HTTPError) == .cancelled || (error as? PhotoSourceError) == .cancelled
-    }
-
-    /// A sentence for the user, whichever layer the error came from.
-    public static func message(for error: Error, service: String) -> String {
-        if let error = error as? HTTPError { return PhotoSourceError.from(error, service: service).errorDescription ?? "\(error)" }
-        if let error = error as? DurableFile.IOError { return PhotoSourceError.cannotSave(error.reason).errorDescription ?? error.reason }
-        if let error = error as? CocoaError, error.code == .fileWriteOutOfSpace {
-            return PhotoSourceError.cannotSave(tr("the disk is full")).errorDescription ?? "\(error)"
-        }
-        if let error = error as? LocalizedError, let text = error.errorDescription { return text }
-        return error.localizedDescription
     }
 }

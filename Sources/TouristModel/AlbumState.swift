@@ -45,6 +45,14 @@ public struct AlbumRows: Sendable, Equatable {
     /// deleted pin has nothing to search for.
     var wasFilled: Bool { !cells.isEmpty || pin == nil || pin?.albumPage != nil }
 
+    /// The same rows with one photo as just written (for a loader that does not observe them).
+    func replacing(_ photo: Photo) -> AlbumRows {
+        guard let id = photo.id, let position = index[id] else { return self }
+        var cells = cells
+        cells[position] = AlbumState.Cell(photo)
+        return AlbumRows(pin: pin, generation: generation, cells: cells)
+    }
+
     /// The same rows without some photos (removed, their deletion not observed yet).
     func hiding(_ ids: Set<Int64>) -> AlbumRows {
         guard ids.contains(where: { index[$0] != nil }) else { return self }

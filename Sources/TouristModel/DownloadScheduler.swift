@@ -23,6 +23,8 @@ public final class DownloadScheduler {
     public let perHost: Int
     public let total: Int
     public let connectivity: Connectivity
+    /// Where the transfers' photos are written, with the same foreground owners first.
+    public let saves: PhotoSaver
     private var running: [String: Int] = [:]
     /// Transfers holding a slot now.
     public private(set) var activeCount = 0
@@ -34,6 +36,7 @@ public final class DownloadScheduler {
         self.perHost = max(1, perHost)
         self.total = max(1, total)
         self.connectivity = connectivity
+        saves = PhotoSaver()
         connectivity.observe(by: self) { [weak self] online in
             if online { self?.grant() }
         }
@@ -46,6 +49,7 @@ public final class DownloadScheduler {
     public func setForeground(_ owner: ObjectIdentifier, _ isForeground: Bool) {
         let key = owner
         if isForeground { foreground.insert(key) } else { foreground.remove(key) }
+        saves.setForeground(owner, isForeground)
     }
 
     /// Waits for a slot for a transfer to `host` (a host name, or any key for one service).

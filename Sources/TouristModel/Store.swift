@@ -29,6 +29,8 @@ public final class Store: Sendable {
     let inFlight = Mutex<Set<String>>([])
     /// Files of removed photos whose Undo is still offered: unreferenced, yet not stray.
     let awaitingUndo = Mutex<Set<String>>([])
+    /// Reads of an album so far (`albumReadCount`).
+    let albumReads = Mutex(0)
 
     public init(databaseURL: URL, photosDirectory: URL) throws {
         let manager = FileManager.default

@@ -51,34 +51,13 @@ extension Store {
     /// Makes the complete incoming file the photo's file (fsync, rename) and marks the row
     /// downloaded. On any failure, or when the row was deleted meanwhile, no file is kept.
     public func saveDownloaded(photoId: Int64, from incoming: IncomingFile) throws -> Photo? {
-        defer { abandon(incoming) }
-        let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
-        try DurableFile.syncFile(incoming.temporaryURL, mode: 0o644)
-        try DurableFile.renameDurably(incoming.temporaryURL, to: final)
-
-        let outcome: (photo: Photo, previousFile: String?)?
         do {
-            outcome = try writer.write { db in
-                guard var photo = try Photo.fetchOne(db, key: photoId) else { return nil }
-                let previous = photo.fileName
-                photo.fileName = incoming.name
-                photo.state = .downloaded
-                photo.failure = nil
-                try photo.update(db)
-                return (photo, previous)
-            }
+            try prepareDownloaded(incoming)
         } catch {
-            DurableFile.remove(final)
+            abandon(incoming)
             throw error
         }
-        guard let outcome else {
-            DurableFile.remove(final)
-            return nil
-        }
-        if let previous = outcome.previousFile {
-            removeFiles(named: [previous])
-        }
-        return outcome.photo
+        return try saveOutcomes([(photoId, .downloaded(incoming))])[0].get()
     }
 
     /// Removes the row and closes the gap in positions, but keeps the file so Undo can restore it.

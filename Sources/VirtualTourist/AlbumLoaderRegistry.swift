@@ -14,7 +14,15 @@ final class AlbumLoaderRegistry {
         Texture.decodableMIMETypes.contains($0.mimeType)
     })
 
-    init(app: TouristApplication) { self.app = app }
+    init(app: TouristApplication) {
+        self.app = app
+        // What a burst of downloads costs the store: photos per commit, and album reads so far.
+        if Trace.shared != nil {
+            app.downloads.saves.onBatch = { [unowned app] count in
+                Trace.shared?.event("photos_saved", ["photos": .int(count), "album_reads": .int(app.store?.albumReadCount ?? 0)])
+            }
+        }
+    }
 
     /// The pin's loader, new or already running.
     func loader(for pin: Pin) throws -> AlbumLoader {

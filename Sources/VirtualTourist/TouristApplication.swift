@@ -69,6 +69,7 @@ final class TouristApplication {
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
             self.albumLoaders.closeAll()
+            self.openedStore?.discardIncomingFiles()
         }
         // Logout and `kill` send SIGTERM: quit the normal way so the map position and pending
         // deletions are saved.

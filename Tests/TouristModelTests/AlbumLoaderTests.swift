@@ -32,11 +32,12 @@ final class AlbumLoaderTests: XCTestCase {
         client = FakeHTTPClient { _ in SampleImages.jpeg }
     }
 
-    /// A loader for the pin, once the store delivered its album.
+    /// A loader for the pin on screen (observing the store), once the store delivered its album.
     private func makeLoader(decodable: Set<ImageCheck.Format>? = nil) async throws -> AlbumLoader {
         let current = try XCTUnwrap(try store.pin(id: pin.id!))
         let loader = try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10,
                                      decodable: decodable)
+        loader.isForeground = true
         await nextChange(loader)
         return loader
     }

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// What became of one photo's download, to be written to its row.
+public enum DownloadOutcome: Sendable {
+    /// The complete file, checked and flushed to disk (`Store.prepareDownloaded`).
+    case downloaded(Store.IncomingFile)
+    /// Why it failed, in words for the user.
+    case failed(String)
+}
+
+extension Store {
+    /// Flushes a downloaded file to disk with the photo files' mode. Done per file, off the main
+    /// thread and outside any batch, so the slow part runs in parallel with other downloads.
+    public func prepareDownloaded(_ incoming: IncomingFile) throws {
+        try DurableFile.syncFile(incoming.temporaryURL, mode: 0o644)
+    }
+
+    /// Writes many downloads' outcomes with one directory fsync and one write transaction, so a
+    /// burst of downloads costs commits (and wakes the album observation) once per batch, not once
+    /// per photo. Each result is the photo's row as written, nil when the row was deleted meanwhile
+    /// (its file is then not kept). Incoming files must have been through `prepareDownloaded`.
+    public func saveOutcomes(_ items: [(photoId: Int64, outcome: DownloadOutcome)]) -> [Result<Photo?, Error>] {
+        var results = [Result<Photo?, Error>?](repeating: nil, count: items.count)
+        // The final names of the files renamed into place, by item.
+        var renamed: [Int: String] = [:]
+        for (index, item) in items.enumerated() {
+            guard case .downloaded(let incoming) = item.outcome else { continue }
+            do {
+                let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
+                guard rename(incoming.temporaryURL.path, final.path) == 0 else {
+                    throw DurableFile.IOError(operation: "rename", path: incoming.temporaryURL.path, code: errno)
+                }
+                renamed[index] = incoming.name
+            } catch {
+                results[index] = .failure(error)
+            }
+        }
+        // One fsync makes every new name durable.
+        if !renamed.isEmpty { DurableFile.syncDirectory(photosDirectory) }
+        var unused: [String] = []
+        do {
+            let written: [Int: (photo: Photo?, previous: String?)] = try writer.write { db in
+                var written: [Int: (photo: Photo?, previous: String?)] = [:]
+                for (index, item) in items.enumerated() where results[index] == nil {
+                    switch item.outcome {
+                    case .downloaded:
+                        guard let name = renamed[index], var photo = try Photo.fetchOne(db, key: item.photoId) else {
+                            written[index] = (nil, nil)
+                            continue
+                        }
+                        let previous = photo.fileName
+                        photo.fileName = name
+                        photo.state = .downloaded
+                        photo.failure = nil
+                        // Only these columns: an observation of another album is not woken.
+                        try photo.update(db, columns: [Photo.Columns.fileName, Photo.Columns.state, Column(Photo.CodingKeys.failure)])
+                        written[index] = (photo, previous)
+                    case .failed(let reason):
+                        // A photo that has a file keeps "downloaded": the file is what the UI shows.
+                        try db.execute(sql: "UPDATE photo SET state = ?, failure = ? WHERE id = ? AND file_name IS NULL",
+                                       arguments: [PhotoState.failed.rawValue, String(reason.prefix(Photo.maxFailureLength)),
+                                                   item.photoId])
+                        written[index] = (try Photo.fetchOne(db, key: item.photoId), nil)
+                    }
+                }
+                return written
+            }
+            for (index, entry) in written {
+                results[index] = .success(entry.photo)
+                if let previous = entry.previous { unused.append(previous) }
+                // The row was deleted while the photo downloaded.
+                if entry.photo == nil, let name = renamed[index] { unused.append(name) }
+            }
+        } catch {
+            for index in items.indices where results[index] == nil {
+                results[index] = .failure(error)
+                if let name = renamed[index] { unused.append(name) }
+            }
+        }
+        removeFiles(named: unused)
+        // Only now: until the rows were committed, `repair()` had to leave these names alone.
+        for item in items {
+            if case .downloaded(let incoming) = item.outcome { abandon(incoming) }
+        }
+        return results.map { $0 ?? .success(nil) }
+    }
+
+    /// Removes the temporaries of downloads still under way or waiting for a batch, for a quit:
+    /// nothing will complete them, and their rows stay pending. (After a crash `repair()` does
+    /// it.) Only temporaries: a batch writing meanwhile then fails to rename them and changes no
+    /// row, while a file it renamed already is kept for the row it commits.
+    public func discardIncomingFiles() {
+        let names = inFlight.withLock { $0.filter { $0.hasPrefix(".tmp-") } }
+        removeFiles(named: Array(names))
+    }
+}
