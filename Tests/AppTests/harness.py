@@ -463,66 +463,45 @@ def describe(node, depth: int = 0) -> str:
 
 # ---------------------------------------------------------------- the app
 
-class App:
-    """One run of the app binary with the given directories, display and service."""
+APP_ID = "io.github.virtualtourist.VirtualTourist"
+APP_PATH = "/" + APP_ID.replace(".", "/")
 
-    def __init__(self, x: XServer, dirs: AppDirs, runtime_dir: Path, log_path: Path,
-                 extra_env: dict[str, str] | None = None) -> None:
-        self.x = x
-        self.dirs = dirs
-        self.runtime_dir = runtime_dir
+
+class AppProcess:
+    """One process of the app binary: its environment, its log, its trace (VT_TRACE's JSON
+    lines, when set), its exported actions and its end. `App` (X11, AT-SPI) and touch.py's
+    `BroadwayApp` differ only in the display they give it and how they look at it."""
+
+    def __init__(self, log_path: Path, cwd: Path, extra_env: dict[str, str] | None = None) -> None:
         self.log_path = log_path
+        self.cwd = cwd
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
         self._log = None
-        self._root = None
-        # How the main map is found; a test of a translation sets its own words before waiting.
-        self.map_name = MAP_NAME
-        self.licence_re = LICENCE_RE
 
-    # ---- life cycle
+    def environment(self) -> dict[str, str]:
+        """The display's part of the environment; the test's own `extra_env` goes over it."""
+        raise NotImplementedError
 
-    def start(self, wait: bool = True) -> "App":
+    def launch(self) -> None:
         binary = app_binary()
         if not binary.exists():
             raise HarnessError(f"app binary {binary} not found: build it (swift build) or set VT_APP")
-        env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "NO_AT_BRIDGE")}
-        env.update(self.x.env())
-        env.update(self.dirs.env())
-        env.update({
-            "XDG_RUNTIME_DIR": str(self.runtime_dir),
-            "GDK_BACKEND": "x11",
-            "GSK_RENDERER": "cairo",            # Xvfb has no GL worth using
-            "GSETTINGS_BACKEND": "memory",      # no dconf writes outside the test's folders
-            "GTK_A11Y": "atspi",
-            # GIO's network monitor that always says "online": the tests talk to 127.0.0.1, and
-            # must not wait offline on a machine without a default route. test_offline.py puts
-            # the portal's monitor in its place.
-            "GIO_USE_NETWORK_MONITOR": "base",
-        })
-        env.update(self.extra_env)
+        env = {**self.environment(), **self.extra_env}
         self._log = open(self.log_path, "ab")
         self._log.write(f"--- start {time.strftime('%H:%M:%S')}\n".encode())
         self._log.flush()
-        self.proc = subprocess.Popen([str(binary)], env=env, stdout=self._log, stderr=self._log,
-                                     cwd=self.dirs.root)
-        self._root = None
-        if wait:
-            self.wait_for_window()
-        return self
+        self.proc = subprocess.Popen([str(binary)], env=env, stdout=self._log, stderr=self._log, cwd=self.cwd)
 
     @property
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
-    def stop(self, timeout: float = 15.0, expect_clean: bool = True) -> int:
+    def terminate(self, timeout: float = 15.0) -> int:
         """SIGTERM (the app quits the normal way, saving state) and wait for the exit."""
         assert self.proc is not None, "app was not started"
         code = terminate(self.proc, timeout)
         self._log.close()
-        self._root = None
-        if expect_clean:
-            assert code == 0, f"app exited with {code} after SIGTERM; log:\n{self.log_tail()}"
         return code
 
     def kill(self) -> None:
@@ -542,6 +521,98 @@ class App:
     def assert_alive(self) -> None:
         if not self.running:
             raise AssertionError(f"app exited with {self.proc.returncode}; log:\n{self.log_tail()}")
+
+    @property
+    def trace_path(self) -> Path | None:
+        value = self.extra_env.get("VT_TRACE")
+        return Path(value) if value else None
+
+    def events(self, name: str | None = None) -> list[dict]:
+        """The trace's events so far (all, or those called `name`)."""
+        path = self.trace_path
+        if path is None or not path.exists():
+            return []
+        found = []
+        for line in path.read_text().splitlines():
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line being written
+            if name is None or event.get("event") == name:
+                found.append(event)
+        return found
+
+    def activate_action(self, name: str, parameter=None, timeout: float = 10.0) -> None:
+        """Activates one of the app's exported actions (`app.NAME`) over D-Bus, as the
+        benchmark does; polls until the app has exported them."""
+        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+        args = GLib.Variant("(sava{sv})", (name, [parameter] if parameter is not None else [], {}))
+
+        def call():
+            self.assert_alive()
+            try:
+                bus.call_sync(APP_ID, APP_PATH, "org.gtk.Actions", "Activate", args,
+                              None, Gio.DBusCallFlags.NONE, 5000, None)
+                return True
+            except GLib.Error:
+                return False   # not exported yet
+        wait_for(call, timeout, 0.1, f"the app to accept its action {name!r} over D-Bus")
+
+    def cpu_seconds(self) -> float:
+        """User and system time the process has used so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class App(AppProcess):
+    """The app on an X server, looked at through AT-SPI, with the given directories and service."""
+
+    def __init__(self, x: XServer, dirs: AppDirs, runtime_dir: Path, log_path: Path,
+                 extra_env: dict[str, str] | None = None) -> None:
+        super().__init__(log_path, dirs.root, extra_env)
+        self.x = x
+        self.dirs = dirs
+        self.runtime_dir = runtime_dir
+        self._root = None
+        # How the main map is found; a test of a translation sets its own words before waiting.
+        self.map_name = MAP_NAME
+        self.licence_re = LICENCE_RE
+
+    # ---- life cycle
+
+    def environment(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "NO_AT_BRIDGE")}
+        env.update(self.x.env())
+        env.update(self.dirs.env())
+        env.update({
+            "XDG_RUNTIME_DIR": str(self.runtime_dir),
+            "GDK_BACKEND": "x11",
+            "GSK_RENDERER": "cairo",            # Xvfb has no GL worth using
+            "GSETTINGS_BACKEND": "memory",      # no dconf writes outside the test's folders
+            "GTK_A11Y": "atspi",
+            # GIO's network monitor that always says "online": the tests talk to 127.0.0.1, and
+            # must not wait offline on a machine without a default route. test_offline.py puts
+            # the portal's monitor in its place.
+            "GIO_USE_NETWORK_MONITOR": "base",
+        })
+        return env
+
+    def start(self, wait: bool = True) -> "App":
+        self.launch()
+        self._root = None
+        if wait:
+            self.wait_for_window()
+        return self
+
+    def stop(self, timeout: float = 15.0, expect_clean: bool = True) -> int:
+        """SIGTERM (the app quits the normal way, saving state) and wait for the exit."""
+        code = self.terminate(timeout)
+        self._root = None
+        if expect_clean:
+            assert code == 0, f"app exited with {code} after SIGTERM; log:\n{self.log_tail()}"
+        return code
 
     # ---- accessibility tree
 

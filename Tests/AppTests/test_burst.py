@@ -18,44 +18,18 @@ holds: the images of the prefetches queued before the open album stay held while
 """
 from __future__ import annotations
 
-import json
-import subprocess
 import time
-from pathlib import Path
+
+from gi.repository import GLib
 
 from harness import extents, wait_for
 
 PINS = 120
-APP_ID = "io.github.virtualtourist.VirtualTourist"
 PER_HOST = 8           # the app's DownloadScheduler: transfers per host (every image is on one host)
 # Safety nets only: the assertions that matter count work. An AT-SPI answer is usually
 # milliseconds; before the fix they took up to 3 s.
 ATSPI_LIMIT = 2.0
 SECONDS_PER_PHOTO = 0.2   # before the fix, 2,500 photos were not stored after 400 s
-
-
-def activate(name: str, parameter: str) -> None:
-    """Activates the app's exported action `app.NAME`, as the benchmark does."""
-    args = ["gdbus", "call", "--session", "--dest", APP_ID, "--object-path", "/" + APP_ID.replace(".", "/"),
-            "--method", "org.gtk.Actions.Activate", name, f"[{parameter}]", "{}"]
-    subprocess.run(args, check=True, capture_output=True, timeout=30)
-
-
-def trace_events(path: Path, name: str) -> list[dict]:
-    events = []
-    for line in path.read_text().splitlines() if path.exists() else []:
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            continue   # a line being written
-        if event.get("event") == name:
-            events.append(event)
-    return events
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / 100   # utime + stime, in clock ticks of 1/100 s
 
 
 class Responsiveness:
@@ -96,7 +70,7 @@ def test_burst_of_pins_fills_the_open_album_first_and_finishes(launch, dirs, par
     # Each pin somewhere else (the arrow keys pan the map), so each album has photos of its own.
     app.x.xdotool("key", "--clearmodifiers", "--delay", "15", *["ctrl+d", "Right"] * PINS)
     started = time.monotonic()
-    cpu_start = cpu_seconds(app.proc.pid)
+    cpu_start = app.cpu_seconds()
     watch.wait(lambda: len(dirs.pins()) == PINS, 60, f"{PINS} pins")
     pins = [row[0] for row in dirs.pins()]
     assert len({(round(lat, 3), round(lon, 3)) for _, lat, lon in dirs.pins()}) == PINS, "pins on distinct places"
@@ -112,7 +86,7 @@ def test_burst_of_pins_fills_the_open_album_first_and_finishes(launch, dirs, par
     own = {url.split("/images/", 1)[1] for (url,) in
            dirs.query("SELECT remote_url FROM photo WHERE pin_id = ? AND state != 'failed'", (chosen,))}
     assert len(own) > PER_HOST, "the album has more photos than one round of transfers"
-    activate("open-pin", f"<int64 {chosen}>")
+    app.activate_action("open-pin", GLib.Variant("x", chosen))
     app.back_button()
 
     def split_held() -> tuple[list[str], list[str]]:
@@ -148,11 +122,11 @@ def test_burst_of_pins_fills_the_open_album_first_and_finishes(launch, dirs, par
     watch.wait(lambda: all(pending == 0 for _, pending in photo_counts(dirs).values()),
                60 + SECONDS_PER_PHOTO * photos, f"all {photos} photos stored")
     elapsed = time.monotonic() - started
-    cpu = cpu_seconds(app.proc.pid) - cpu_start
+    cpu = app.cpu_seconds() - cpu_start
     leftovers = [p.name for p in (dirs.data_dir / "photos").iterdir() if p.name.startswith(".tmp-")]
     # Every photo's outcome went through a batch (the trace line follows the commit).
     saves = wait_for(lambda: (lambda e: e if sum(x["photos"] for x in e) >= photos else None)(
-        trace_events(trace, "photos_saved")), 10, "every saved photo in the trace")
+        app.events("photos_saved")), 10, "every saved photo in the trace")
     reads = max((event["album_reads"] for event in saves), default=0)
     print(f"\nburst: {PINS} pins, {photos} photos stored in {elapsed:.1f} s, app CPU {cpu:.1f} s; "
           f"{len(saves)} batches, {reads} album reads; longest AT-SPI answer {watch.longest:.2f} s "

@@ -37,10 +37,8 @@ from pathlib import Path
 
 import websocket
 
-from harness import TILE_SIZE, HarnessError, app_binary, terminate, wait_for, world_location, world_pixel
+from harness import TILE_SIZE, AppProcess, HarnessError, wait_for, world_location, world_pixel
 
-APP_ID = "io.github.virtualtourist.VirtualTourist"
-APP_PATH = "/" + APP_ID.replace(".", "/")
 FRAME = 0.016          # between two finger positions: a finger reported at ~60 Hz
 VIEWPORT = (1280, 900)   # holds the app's 960x680 window with its shadow
 
@@ -536,46 +534,30 @@ def locate_map(scene: Scene, latitude: float, longitude: float, zoom: float) -> 
 
 # ---------------------------------------------------------------- the app
 
-class BroadwayApp:
+class BroadwayApp(AppProcess):
     """One process of the app on a Broadway display, with a private trace file (VT_TRACE) whose
     JSON lines say what the app did (album_opened, album_closed, ...)."""
 
     def __init__(self, display: BroadwayDisplay, browser: Browser, env: dict[str, str],
                  workdir: Path, cwd: Path) -> None:
+        super().__init__(workdir / "app.log", cwd, {"VT_TRACE": str(workdir / "trace.jsonl"), **env})
         self.display = display
         self.browser = browser
         self.touch = TouchScreen(browser)
-        self.trace_path = workdir / "trace.jsonl"
-        self.log_path = workdir / "app.log"
-        self.cwd = cwd
-        self.extra_env = env
-        self.proc: subprocess.Popen | None = None
-        self._log = None
 
-    def start(self) -> "BroadwayApp":
-        binary = app_binary()
-        if not binary.exists():
-            raise HarnessError(f"app binary {binary} not found: build it (swift build) or set VT_APP")
+    def environment(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items()
                if k not in ("DISPLAY", "WAYLAND_DISPLAY", "GTK_A11Y", "GSK_RENDERER")}
         env.update(self.display.env())
         env.update({
             "GSETTINGS_BACKEND": "memory",   # no dconf writes outside the test's folders
             "GTK_A11Y": "none",              # GTK has no AT-SPI on Broadway (see the module doc)
-            "VT_TRACE": str(self.trace_path),
         })
-        env.update(self.extra_env)
-        self._log = open(self.log_path, "ab")
-        self.proc = subprocess.Popen([str(binary)], env=env, stdout=self._log, stderr=self._log, cwd=self.cwd)
+        return env
+
+    def start(self) -> "BroadwayApp":
+        self.launch()
         return self
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def assert_alive(self) -> None:
-        if not self.running:
-            raise AssertionError(f"app exited with {self.proc.returncode}; log:\n{self.log_tail()}")
 
     def scene(self) -> Scene:
         return Scene.read(self.browser)
@@ -588,51 +570,5 @@ class BroadwayApp:
             return scene if scene.maps() else None
         return wait_for(ready, timeout, 0.1, lambda: f"the app's map on the page:\n{self.scene().describe()}")
 
-    def events(self, name: str | None = None) -> list[dict]:
-        if not self.trace_path.exists():
-            return []
-        found = []
-        for line in self.trace_path.read_text().splitlines():
-            if not line.strip():
-                continue
-            try:
-                event = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line being written
-            if name is None or event.get("event") == name:
-                found.append(event)
-        return found
-
-    def activate_action(self, name: str, parameter=None, timeout: float = 10.0) -> None:
-        """Activates one of the app's exported actions (`app.NAME`) over D-Bus, as the
-        benchmark does; polls until the app has exported them."""
-        from gi.repository import Gio, GLib
-        bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-        args = GLib.Variant("(sava{sv})", (name, [parameter] if parameter is not None else [], {}))
-        def call():
-            self.assert_alive()
-            try:
-                bus.call_sync(APP_ID, APP_PATH, "org.gtk.Actions", "Activate", args,
-                              None, Gio.DBusCallFlags.NONE, 5000, None)
-                return True
-            except GLib.Error:
-                return False   # not exported yet
-        wait_for(call, timeout, 0.1, f"the app to accept its action {name!r} over D-Bus")
-
     def stop(self, timeout: float = 15.0) -> int:
-        """SIGTERM: the app quits the normal way, saving its state."""
-        assert self.proc is not None, "app was not started"
-        code = terminate(self.proc, timeout)
-        self._log.close()
-        return code
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        if self._log is not None and not self._log.closed:
-            self._log.close()
-
-    def log_tail(self, lines: int = 40) -> str:
-        text = self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-        return "\n".join([l for l in text.splitlines() if l.strip()][-lines:])
+        return self.terminate(timeout)
