@@ -15,6 +15,7 @@ struct _VtTileRenderer {
     ShumateMapSource parent_instance;
     ShumateDataSource *data_source;
     guint fills;            // tiles asked for by the map that shows this renderer
+    gboolean dark;          // tiles recoloured for a dark style (see darken)
 };
 
 G_DEFINE_FINAL_TYPE(VtTileRenderer, vt_tile_renderer, SHUMATE_TYPE_MAP_SOURCE)
@@ -46,7 +47,39 @@ static void refuse_oversized(GdkPixbufLoader *loader, int width, int height, gpo
     }
 }
 
-static GdkTexture *decode(GBytes *data, GError **error) {
+// The dark style's map: each colour's HSL lightness is inverted, keeping its hue and saturation
+// (c' = c + 1 - max - min does exactly that: max' = 1 - min, min' = 1 - max), then pressed into
+// 8-92 %: light land becomes near-black, blue water dark blue, dark labels light with dark halos,
+// and roads stay apart from land by the same lightness step as in the light tiles. In the
+// decoder's thread, on pixels in GDK_MEMORY_DEFAULT (premultiplied B, G, R, A on little-endian,
+// A, R, G, B on big-endian: the alpha's place is all that matters here).
+static void darken(guchar *pixels, int width, int height, gsize stride) {
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+    const int alpha = 3, first = 0;
+#else
+    const int alpha = 0, first = 1;
+#endif
+    for (int y = 0; y < height; y++) {
+        guchar *pixel = pixels + (gsize)y * stride;
+        for (int x = 0; x < width; x++, pixel += 4) {
+            int a = pixel[alpha];
+            if (a == 0)
+                continue;
+            int c[3], max = 0, min = 255;
+            for (int i = 0; i < 3; i++) {
+                c[i] = pixel[first + i] * 255 / a;  // un-premultiplied
+                if (c[i] > max) max = c[i];
+                if (c[i] < min) min = c[i];
+            }
+            for (int i = 0; i < 3; i++) {
+                int inverted = c[i] + 255 - max - min;
+                pixel[first + i] = (guchar)((20 + inverted * 214 / 255) * a / 255);
+            }
+        }
+    }
+}
+
+static GdkTexture *decode(GBytes *data, gboolean dark, GError **error) {
     GdkPixbufLoader *loader = gdk_pixbuf_loader_new();
     gboolean refused = FALSE;
     g_signal_connect(loader, "size-prepared", G_CALLBACK(refuse_oversized), &refused);
@@ -65,6 +98,8 @@ static GdkTexture *decode(GBytes *data, GError **error) {
         gsize stride = (gsize)width * 4;
         guchar *pixels = g_malloc(stride * (gsize)height);
         gdk_texture_download(decoded, pixels, stride);  // into GDK_MEMORY_DEFAULT, cairo's format
+        if (dark)
+            darken(pixels, width, height, stride);
         GBytes *bytes = g_bytes_new_take(pixels, stride * (gsize)height);
         texture = gdk_memory_texture_new(width, height, GDK_MEMORY_DEFAULT, bytes, stride);
         g_bytes_unref(bytes);
@@ -80,7 +115,8 @@ static void decode_job(gpointer data, gpointer unused) {
     (void)unused;
     GTask *task = data;
     GError *error = NULL;
-    GdkTexture *texture = decode(g_task_get_task_data(task), &error);
+    gboolean dark = GPOINTER_TO_INT(g_object_get_data(G_OBJECT(task), "dark"));
+    GdkTexture *texture = decode(g_task_get_task_data(task), dark, &error);
     if (texture != NULL)
         g_task_return_pointer(task, texture, g_object_unref);
     else
@@ -145,6 +181,8 @@ static void on_data(ShumateDataSourceRequest *request, GParamSpec *pspec, gpoint
     fill->decoding++;
     GTask *decode_task = g_task_new(NULL, g_task_get_cancellable(fill_task), decoded, g_object_ref(fill_task));
     g_object_set_data(G_OBJECT(decode_task), "generation", GUINT_TO_POINTER(++fill->newest));
+    VtTileRenderer *self = g_task_get_source_object(fill_task);
+    g_object_set_data(G_OBJECT(decode_task), "dark", GINT_TO_POINTER(self->dark));
     g_task_set_task_data(decode_task, g_bytes_ref(bytes), (GDestroyNotify)g_bytes_unref);
     decode_in_background(decode_task);
     g_object_unref(decode_task);
@@ -215,6 +253,10 @@ VtTileRenderer *vt_tile_renderer_new(const char *id, const char *name, const cha
                                         "projection", projection, NULL);
     self->data_source = g_object_ref(data_source);
     return self;
+}
+
+void vt_tile_renderer_set_dark(VtTileRenderer *self, gboolean dark) {
+    self->dark = dark;
 }
 
 guint vt_tile_renderer_get_fills(VtTileRenderer *self) {

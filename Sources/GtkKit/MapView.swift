@@ -8,11 +8,14 @@ public final class MapView: Widget {
     /// The pins, drawn by one layer under the marker widgets.
     public let marks: MapMarks
     /// This map's own renderer of the tiles (held by the map), to tell whether it asked for any.
-    private let renderer: OpaquePointer
+    private var renderer: OpaquePointer
+    private let source: TileSource
 
     public init(source: TileSource, interactive: Bool = true) {
         let simple = vt_shumate_simple_map(UnsafeMutableRawPointer(shumate_simple_map_new()))
-        renderer = source.makeRenderer()
+        self.source = source
+        isDark = StyleManager.isDark
+        renderer = source.makeRenderer(dark: isDark)
         shumate_simple_map_set_map_source(simple, vt_shumate_map_source(UnsafeMutableRawPointer(renderer)))
         g_object_unref(UnsafeMutableRawPointer(renderer))
         // Both owned by the map once added as overlay layers below; the marker widgets on top.
@@ -30,6 +33,21 @@ public final class MapView: Widget {
             gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
         }
         wakeTiles()
+        // The map follows the app's style, as the rest of the window does.
+        StyleManager.onDarkChanged(while: self) { [weak self] in self?.isDark = StyleManager.isDark }
+    }
+
+    /// Tiles in the dark style's colours (recoloured as they are decoded, from the tile cache:
+    /// nothing is downloaded again). Switching gives the map a new renderer, whose tile layer
+    /// starts empty and asks for its tiles anew.
+    public var isDark = false {
+        didSet {
+            guard isDark != oldValue else { return }
+            renderer = source.makeRenderer(dark: isDark)
+            shumate_simple_map_set_map_source(simple, vt_shumate_map_source(UnsafeMutableRawPointer(renderer)))
+            g_object_unref(UnsafeMutableRawPointer(renderer))
+            wakeTiles()
+        }
     }
 
     /// libshumate 1.4's tile layer defers loading while the map "moves fast", measured from the

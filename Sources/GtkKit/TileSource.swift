@@ -28,14 +28,18 @@ public final class TileSource: Object {
     package var mapSource: UnsafeMutablePointer<ShumateMapSource> { vt_shumate_map_source(raw) }
 
     /// A renderer of these tiles for one map (the caller owns it): they share the data source,
-    /// its session and cache, but each counts the tiles its own map asks for.
-    package func makeRenderer() -> OpaquePointer { Self.renderer(over: dataSource) }
+    /// its session and cache, but each counts the tiles its own map asks for. A dark one
+    /// recolours the tiles as it decodes them (its own id: the map caches tiles per source).
+    package func makeRenderer(dark: Bool = false) -> OpaquePointer { Self.renderer(over: dataSource, dark: dark) }
 
-    private static func renderer(over dataSource: OpaquePointer) -> OpaquePointer {
-        vt_tile_renderer_new(
-            "virtual-tourist-tiles", "OpenStreetMap", tr("Map data © OpenStreetMap contributors"),
+    private static func renderer(over dataSource: OpaquePointer, dark: Bool = false) -> OpaquePointer {
+        let renderer = vt_tile_renderer_new(
+            dark ? "virtual-tourist-tiles-dark" : "virtual-tourist-tiles", "OpenStreetMap",
+            tr("Map data © OpenStreetMap contributors"),
             "https://www.openstreetmap.org/copyright", 0, 19, 256, SHUMATE_MAP_PROJECTION_MERCATOR,
             vt_shumate_data_source(UnsafeMutableRawPointer(dataSource)))!
+        vt_tile_renderer_set_dark(renderer, dark.g)
+        return renderer
     }
 
     /// Whether `data` is a whole image of tile size (`VT_TILE_MAX_SIDE`): anything else is

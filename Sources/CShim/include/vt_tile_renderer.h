@@ -15,6 +15,8 @@ G_DECLARE_FINAL_TYPE(VtTileRenderer, vt_tile_renderer, VT, TILE_RENDERER, Shumat
 VtTileRenderer *vt_tile_renderer_new(const char *id, const char *name, const char *license, const char *license_uri,
                                      guint min_zoom, guint max_zoom, guint tile_size,
                                      ShumateMapProjection projection, ShumateDataSource *data_source);
+// Tiles filled from now on are recoloured for a dark style (see tile_renderer.c's darken).
+void vt_tile_renderer_set_dark(VtTileRenderer *self, gboolean dark);
 // Tiles asked of this renderer so far. Each map gets its own renderer over the shared data
 // source, so this says whether that one map has asked for any (see MapView.wakeTiles).
 guint vt_tile_renderer_get_fills(VtTileRenderer *self);
