@@ -1,7 +1,7 @@
 internal import CShim
 import Foundation
 
-/// GtkFileDialog's "save" question. Inside Flatpak GTK asks the file-chooser portal, so the app
+/// GtkFileDialog's "save" and "select folder" questions. Inside Flatpak GTK asks the file-chooser portal, so the app
 /// writes where the user chose without any filesystem permission.
 @MainActor
 public enum FileDialog {
@@ -23,19 +23,40 @@ public enum FileDialog {
                 let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 let file = gtk_file_dialog_save_finish(vt_file_dialog(source), result, &error)
-                if let error { g_error_free(error) }  // dismissed or cancelled: not a failure to report
-                var url: URL?
-                if let file {
-                    if let path = g_file_get_path(file) {
-                        url = URL(fileURLWithPath: String(cString: path))
-                        g_free(path)
-                    }
-                    g_object_unref(UnsafeMutableRawPointer(file))
-                }
-                reply.continuation.resume(returning: url)
+                reply.continuation.resume(returning: chosenPath(file, error))
             }, box)
         }
     }
+
+    /// The folder the user chose (to write into), or nil when they cancelled.
+    public static func selectFolder(over window: ApplicationWindow, title: String, acceptLabel: String) async -> URL? {
+        let dialog = gtk_file_dialog_new()!
+        defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+        gtk_file_dialog_set_title(dialog, title)
+        gtk_file_dialog_set_accept_label(dialog, acceptLabel)
+        gtk_file_dialog_set_modal(dialog, true.g)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
+            let box = Unmanaged.passRetained(SaveReply(continuation)).toOpaque()
+            gtk_file_dialog_select_folder(dialog, window.window, nil, { source, result, data in
+                let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let file = gtk_file_dialog_select_folder_finish(vt_file_dialog(source), result, &error)
+                reply.continuation.resume(returning: chosenPath(file, error))
+            }, box)
+        }
+    }
+
+}
+
+/// A dialog's answer as a local path, taking ownership of both (a free function: the C
+/// callbacks above cannot capture their type).
+private func chosenPath(_ file: OpaquePointer?, _ error: UnsafeMutablePointer<GError>?) -> URL? {
+    if let error { g_error_free(error) }  // dismissed or cancelled: not a failure to report
+    guard let file else { return nil }
+    defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+    guard let path = g_file_get_path(file) else { return nil }
+    defer { g_free(path) }
+    return URL(fileURLWithPath: String(cString: path))
 }
 
 private final class SaveReply {
