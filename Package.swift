@@ -40,7 +40,8 @@ let package = Package(
         .target(name: "Platform", dependencies: ["CShim", "GtkKit", "TouristModel", "Translation"]),
         .executableTarget(name: "VirtualTourist",
                           dependencies: ["GtkKit", "Platform", "TouristModel", "Translation", "ImageSniffing"]),
-        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing"]),
+        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         // Swift 5 mode: XCTest on Linux calls tests on the main thread but not as main-actor
         // methods, so these tests enter the main actor by hand, which Swift 6's checks reject.
         // Platform's tests live here too: they share the loopback service's set-up.
