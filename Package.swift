@@ -21,19 +21,32 @@ let package = Package(
                        providers: [.apt(["libsecret-1-dev"])]),
         // gettext from the C library, for the model's messages and the UI's alike.
         .systemLibrary(name: "CIntl"),
-        // The hand-written C shim, for GtkKit: only what Swift cannot import or do safely.
+        // The layers, bottom up; README's Architecture draws this graph and test_seal.py checks both.
+        // Below every layer, no dependency of their own: `tr`/`trn` (gettext), and the image checks
+        // (format, pixel size) that the model applies to downloads and GtkKit to tiles and textures.
+        .target(name: "Translation", dependencies: ["CIntl"]),
+        .target(name: "ImageSniffing"),
+        // The hand-written C shim, for GtkKit and Platform: only what Swift cannot import or do safely.
         .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup", "CSecret"]),
-        // Thin Swift layer over GLib, GTK, libadwaita, libshumate, libsoup and libsecret (its HTTP client
-        // implements the model's HTTPClient protocol). The app's only door to them: it imports
-        // CShim `package` or `internal`, so no public declaration can expose a C type.
-        .target(name: "GtkKit", dependencies: ["CShim", "TouristModel"]),
+        // Thin Swift layer over GLib, GTK, libadwaita, libshumate, libsoup and libsecret; knows nothing
+        // of the model. The app's door to them: it imports CShim `package` or `internal`, so no
+        // public declaration can expose a C type.
+        .target(name: "GtkKit", dependencies: ["CShim", "Translation", "ImageSniffing"]),
         // The model: no GTK, builds and tests without a display.
-        .target(name: "TouristModel", dependencies: ["CIntl", .product(name: "GRDB", package: "GRDB.swift")]),
-        .executableTarget(name: "VirtualTourist", dependencies: ["GtkKit", "TouristModel"]),
-        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel"]),
+        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing",
+                                                     .product(name: "GRDB", package: "GRDB.swift")]),
+        // The model's interfaces done with the platform's libraries: its HTTPClient on libsoup
+        // (SoupClient's session from GtkKit), its KeyStore in libsecret. CShim `internal` here too.
+        .target(name: "Platform", dependencies: ["CShim", "GtkKit", "TouristModel", "Translation"]),
+        .executableTarget(name: "VirtualTourist",
+                          dependencies: ["GtkKit", "Platform", "TouristModel", "Translation", "ImageSniffing"]),
+        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing",
+                                                          .product(name: "GRDB", package: "GRDB.swift")]),
         // Swift 5 mode: XCTest on Linux calls tests on the main thread but not as main-actor
         // methods, so these tests enter the main actor by hand, which Swift 6's checks reject.
-        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "TouristModel"],
+        // Platform's tests live here too: they share the loopback service's set-up.
+        .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "CShim", "Platform", "TouristModel",
+                                                        "Translation", "ImageSniffing"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )

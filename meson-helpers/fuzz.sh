@@ -27,26 +27,37 @@ swiftc=$(command -v swiftc || true)
 [[ -n $swiftc ]] || swiftc=/opt/swift/usr/bin/swiftc
 [[ -x $swiftc ]] || { echo "fuzz: swiftc not found" >&2; exit 1; }
 
-# The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out. Their
-# messages are translated (Localization, with gettext from the CIntl module map).
-parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageCheck
-         Settings Place Geocoder RequestPacer Localization)
+# The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out. They import
+# the modules below the model, built first as modules of their own: Translation (gettext, from
+# the CIntl module map) and ImageSniffing.
+bases=(Translation ImageSniffing)
+parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
+         Settings Place Geocoder RequestPacer Connectivity Localization)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
                     [geocoder]=PlaceDecoder)
 targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder})
 
 out=.build-fuzz
-mkdir -p "$out/bin" "$out/logs"
+mkdir -p "$out/bin" "$out/logs" "$out/modules"
 model_files=()
 for name in "${parsers[@]}"; do model_files+=("Sources/TouristModel/$name.swift"); done
+
+# Each base module once, instrumented like the rest: one object file and its .swiftmodule.
+base_objects=()
+for base in "${bases[@]}"; do
+    "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -wmo -c \
+        -module-name "$base" -I Sources/CIntl -emit-module -emit-module-path "$out/modules/$base.swiftmodule" \
+        Sources/"$base"/*.swift -o "$out/modules/$base.o"
+    base_objects+=("$out/modules/$base.o")
+done
 
 build() {
     local name=$1
     # lld: gold warns about every ASan symbol it cannot export.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-        -module-name TouristFuzz -I Sources/CIntl "${model_files[@]}" "Tests/Fuzz/${sources[$name]}.swift" \
-        -o "$out/bin/$name"
+        -module-name TouristFuzz -I Sources/CIntl -I "$out/modules" "${model_files[@]}" "${base_objects[@]}" \
+        "Tests/Fuzz/${sources[$name]}.swift" -o "$out/bin/$name"
 }
 
 total_runs=0

@@ -1,5 +1,5 @@
 internal import CShim
-import TouristModel
+import Translation
 
 /// AdwAlertDialog with one "close" response, centred over the window on a desktop, a bottom sheet
 /// on a narrow window. Heading and body are plain text (markup is off by

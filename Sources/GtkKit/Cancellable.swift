@@ -1,9 +1,10 @@
-internal import CShim
+package import CShim
 
 /// A GCancellable that may be cancelled from any thread (g_cancellable_cancel is thread-safe).
-final class Cancellable: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<GCancellable>
-    init() { pointer = g_cancellable_new() }
+/// `package`: Platform's HTTP transfers cancel through it.
+package final class Cancellable: @unchecked Sendable {
+    package let pointer: UnsafeMutablePointer<GCancellable>
+    package init() { pointer = g_cancellable_new() }
     deinit { g_object_unref(pointer) }
-    func cancel() { g_cancellable_cancel(pointer) }
+    package func cancel() { g_cancellable_cancel(pointer) }
 }

@@ -1,5 +1,5 @@
 internal import CShim
-import TouristModel
+import Translation
 
 /// ShumateSimpleMap: the map with zoom buttons, scale and licence built in.
 @MainActor

@@ -1,13 +1,9 @@
 package import CShim
-import Foundation
-import TouristModel
 
-/// HTTP GET on the app's SoupSession, as Swift `async`. Transfers run on the GLib loop and obey
-/// their `TransferRules` (size cap, deadline, minimum rate, address policy on every redirect and
-/// connection; see `SoupTransfer`); Swift task cancellation cancels the transfer through a
-/// GCancellable.
+/// The app's SoupSession: its User-Agent, timeouts and connection limits, shared by the map's
+/// tiles (`TileSource`) and the model's requests (Platform's `SoupClient: HTTPClient`).
 @MainActor
-public final class SoupClient: HTTPClient {
+public final class SoupClient {
     // nonisolated(unsafe): released in deinit (not main-actor isolated before Swift 6.2).
     package nonisolated(unsafe) let session: UnsafeMutablePointer<SoupSession>
 
@@ -24,35 +20,5 @@ public final class SoupClient: HTTPClient {
     /// The libsoup the app runs with, "3.6.5" (for the User-Agent).
     public nonisolated static var libsoupVersion: String {
         "\(soup_get_major_version()).\(soup_get_minor_version()).\(soup_get_micro_version())"
-    }
-
-    public func get(_ url: URL, rules: TransferRules) async throws -> Data {
-        try await run(url, rules: rules, sink: .memory)
-    }
-
-    public func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
-        try await run(url, rules: rules, sink: .memory, sent: sent)
-    }
-
-    public func download(_ url: URL, to file: URL, rules: TransferRules) async throws {
-        _ = try await run(url, rules: rules, sink: .file(file))
-    }
-
-    private func run(_ url: URL, rules: TransferRules, sink: SoupTransfer.Sink,
-                     sent: (@MainActor () -> Void)? = nil) async throws -> Data {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw HTTPError.unsupportedScheme(url.scheme ?? "")
-        }
-        if let policy = rules.policy, !policy.allows(url) { throw HTTPError.blockedAddress }
-        let transfer = SoupTransfer(session: session, url: url, rules: rules, sink: sink)
-        transfer.onSent = sent
-        let cancellable = transfer.cancellable
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                transfer.start(continuation)
-            }
-        } onCancel: {
-            cancellable.cancel()
-        }
     }
 }

@@ -1,6 +1,6 @@
 internal import CShim
 import Foundation
-import TouristModel
+import ImageSniffing
 
 /// A GdkTexture reference. GdkTexture is immutable and safe to create on any thread.
 public final class Texture: @unchecked Sendable {

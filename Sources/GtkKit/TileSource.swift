@@ -1,6 +1,7 @@
 package import CShim
 import Foundation
-import TouristModel
+import ImageSniffing
+import Translation
 
 /// Raster tiles from a URL template, fetched with the app's SoupSession and cached on disk, and
 /// decoded off the main thread into the pixel format GTK draws fastest (`tile_renderer.c`).

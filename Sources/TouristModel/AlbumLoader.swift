@@ -1,4 +1,5 @@
 import Foundation
+import ImageSniffing
 
 /// Fills one pin's album: asks the source for a page, stores one pending row per photo, then
 /// downloads a bounded number of photos at a time, saved crash-safely in batches (`PhotoSaver`).

@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 // What the album makes of errors: which are cancellations or network failures, and what it says.
 extension AlbumLoader {

@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 /// A point on the Earth in degrees (WGS 84), as the map and the photo services use it.
 public struct Coordinate: Sendable, Hashable, Codable {

@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 /// Where the Flickr key is kept outside the settings file: the user's keyring (GtkKit's
 /// `Keyring`, through libsecret) in the app, a fake in tests. Failures throw `KeyStoreError`.

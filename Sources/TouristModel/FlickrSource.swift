@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 /// Photos near a place from Flickr's `flickr.photos.search` (needs an API key).
 public struct FlickrSource: PhotoSource {

@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 /// Why a place search failed, phrased for the user.
 public enum GeocoderError: Error, Equatable, Sendable, LocalizedError {

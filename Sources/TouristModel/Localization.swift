@@ -1,21 +1,8 @@
-import CIntl
 import Foundation
+import Translation
 
-/// gettext for every user-visible string, model and UI alike. The model's error messages reach
-/// the user too, so the lookup lives here (libc only, no GTK). The app binds the domain to its
-/// catalogue folder at start-up with `Localization.bind(to:)`.
-public enum Localization {
-    /// The gettext domain: the catalogues are `<localedir>/<lang>/LC_MESSAGES/virtual-tourist.mo`.
-    public static let domain = "virtual-tourist"
-
-    /// Looks up the domain's catalogues under `localeDirectory`, read as UTF-8 whatever the locale.
-    /// Also the default domain, for GtkBuilder's translatable properties.
-    public static func bind(to localeDirectory: String) {
-        bindtextdomain(domain, localeDirectory)
-        bind_textdomain_codeset(domain, "UTF-8")
-        textdomain(domain)
-    }
-
+/// Numbers and languages for people, in the user's locale.
+extension Localization {
     // Numbers for people follow the C library's LC_NUMERIC, which the app takes from the
     // environment at start (setlocale): Foundation's `Locale.current` on Linux ignores LANG and
     // LC_ALL (it is "en_001" whatever they say), and String(format:) has no grouping flag.
@@ -82,27 +69,3 @@ public enum Localization {
     }
 }
 
-/// The translation of `message` (xgettext keyword `tr`).
-public func tr(_ message: String) -> String {
-    // Without a translation gettext returns its argument: the temporary C copy of `message`,
-    // which must not be read once the call has returned, so compare it inside the closure.
-    message.withCString { msgid in
-        guard let translated = dgettext(Localization.domain, msgid), translated != UnsafeMutablePointer(mutating: msgid)
-        else { return message }
-        return String(cString: translated)
-    }
-}
-
-/// The singular or plural translation for `count` (xgettext keyword `trn:1,2`); the result is a
-/// format string that still holds its `%d`/`%@` placeholders.
-public func trn(_ singular: String, _ plural: String, _ count: Int) -> String {
-    let n = UInt(clamping: count)
-    return singular.withCString { one in
-        plural.withCString { many in
-            guard let translated = dngettext(Localization.domain, one, many, n),
-                  translated != UnsafeMutablePointer(mutating: one), translated != UnsafeMutablePointer(mutating: many)
-            else { return count == 1 ? singular : plural }
-            return String(cString: translated)
-        }
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 /// A photo as a service describes it, before it has a row in the store.
 public struct RemotePhoto: Sendable, Hashable, Codable {

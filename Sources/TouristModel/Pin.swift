@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Translation
 
 /// A place the user dropped on the map; owns an album of photos.
 public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {

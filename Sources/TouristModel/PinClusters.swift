@@ -1,4 +1,5 @@
 import Foundation
+import Translation
 
 /// Groups pins that would overlap on screen into one marker with a count, per whole zoom level,
 /// and picks the groups inside the visible part of the map.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Translation
 
 /// Why the settings on disk are not in use. The app shows it: the user's API key may be in
 /// that file, so they need to know it was not read.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+import Translation
 
 /// Errors of the store itself (SQLite errors pass through as GRDB's `DatabaseError`).
 public enum StoreError: Error, Equatable, Sendable, LocalizedError {

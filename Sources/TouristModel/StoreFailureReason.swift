@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Translation
 
 extension Store {
     /// Why a write failed, as a phrase for a message ("Pin not saved: the disk is full"; the

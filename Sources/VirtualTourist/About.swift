@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// The About dialog, with attribution for the map data and the photo services.
 @MainActor

@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import ImageSniffing
 import TouristModel
 
 /// The album loaders alive right now: one per pin being shown or prefetched, so an album opened

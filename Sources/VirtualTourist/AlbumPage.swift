@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// A pin's photo album: a small map of the place, the photo grid, and a bottom bar with the
 /// progress and "New Collection".

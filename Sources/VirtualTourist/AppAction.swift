@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// Every action the app installs: its name and scope, its accelerators, and how the Keyboard
 /// Shortcuts help and the main menu name it. Installing actions, setting accelerators, building

@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// A pin group's stand-in for the keyboard and screen readers (the badge with the count is drawn
 /// by `MapMarks`): a button named after the group, drawing nothing but its focus ring.

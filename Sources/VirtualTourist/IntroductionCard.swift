@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// Shown over the map on the first launch only: how to drop and open pins.
 @MainActor

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import TouristModel
+import Translation
 
 /// The window: a navigation view of the map page and, when a pin is open, its album page and
 /// maybe one photo.

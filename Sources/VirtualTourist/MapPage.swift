@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// The world map with the user's pins. Press and hold (or right-click, or Ctrl+D) drops a pin;
 /// tapping a pin opens its album, or deletes it in edit mode.

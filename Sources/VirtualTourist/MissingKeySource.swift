@@ -1,5 +1,6 @@
 import Foundation
 import TouristModel
+import Translation
 
 /// Flickr chosen without a key: say what to do instead of sending a request bound to fail.
 struct MissingKeySource: PhotoSource {

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import TouristModel
+import Translation
 
 /// The viewer's bottom bar: the photo's title, who took it and under which licence, and its web
 /// page. Attribution is what the licences ask for, so it is always shown; the bar is outside the

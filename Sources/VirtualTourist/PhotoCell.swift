@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// One recycled grid cell: a square picture with a status icon over it (loading or failed).
 /// A grid keeps several screenfuls of cells alive, so a cell is kept small: no spinner (hundreds of

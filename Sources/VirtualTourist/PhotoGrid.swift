@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import TouristModel
+import Translation
 
 /// The album's GtkGridView over one list model: the photo ids in album order (a prefix of them
 /// while the grid fills a row at a time). A recycled cell looks its photo up by id in the album

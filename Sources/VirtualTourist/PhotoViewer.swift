@@ -1,6 +1,8 @@
 import Foundation
 import GtkKit
+import ImageSniffing
 import TouristModel
+import Translation
 
 /// The album's photos one at a time, large: previous and next (←/→, a swipe, or the buttons that
 /// appear under the pointer), zoom and pan, the attribution every photo needs (title, author,

@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// A pin's stand-in for the keyboard and screen readers: a button named after the pin, placed
 /// over it and drawing nothing but its focus ring. The pin itself is drawn by `MapMarks`, and a

@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// Finding a place by name. On a wide window the entry is the map header's title (`headerSlot`);
 /// on a narrow one a search button (Ctrl+F) opens a search bar holding it. Enter asks the

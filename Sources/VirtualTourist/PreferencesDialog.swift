@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// Preferences: which service finds photos, the Flickr key, and how many photos an album gets.
 /// Every change is saved at once (the key to the keyring, see `FlickrKeyKeeper`). The window

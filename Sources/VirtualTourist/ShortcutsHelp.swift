@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// The Keyboard Shortcuts help (Ctrl+?): the actions' shortcuts from `AppAction`, and the keys
 /// the pages handle themselves (they depend on what has focus, so they are not accelerators).

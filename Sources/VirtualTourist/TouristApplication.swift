@@ -1,6 +1,8 @@
 import Foundation
 import GtkKit
+import Platform
 import TouristModel
+import Translation
 
 /// Owns what lives as long as the process: settings, the store, the HTTP session, the window.
 @MainActor

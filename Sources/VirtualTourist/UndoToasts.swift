@@ -1,5 +1,6 @@
 import GtkKit
 import TouristModel
+import Translation
 
 /// Something removed at once on screen but only for good when its "… — Undo" toast goes away:
 /// the toast's button (or Ctrl+Z) calls `undo`, its dismissal `commit`; exactly one of them runs.

@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import TouristModel
+import Translation
 
 /// A photo that fits the space it is given and zooms like an image viewer: Ctrl+scroll, a pinch,
 /// a double-click or double-tap, or `zoom(by:)` from the keys. Zoomed, a drag (mouse or finger)

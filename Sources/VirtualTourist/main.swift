@@ -1,6 +1,7 @@
 import Foundation
 import GtkKit
 import TouristModel
+import Translation
 
 // The locale before anything is translated or formatted: GTK would set it only when it starts,
 // and strings built earlier (the window's parts) would stay in English.

@@ -1,6 +1,7 @@
 // libFuzzer target: ImageCheck on arbitrary bytes (every downloaded photo): the format sniffing
 // and the header walk that reads the pixel size.
 import Foundation
+import ImageSniffing
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzImageSniffer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {

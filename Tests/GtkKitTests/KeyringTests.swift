@@ -1,5 +1,6 @@
 import Foundation
 import GtkKit
+import Platform
 import TouristModel
 import XCTest
 

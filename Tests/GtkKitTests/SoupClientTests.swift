@@ -1,5 +1,7 @@
 import Foundation
 import GtkKit
+import ImageSniffing
+import Platform
 import TouristModel
 import XCTest
 

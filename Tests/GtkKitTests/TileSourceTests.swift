@@ -1,6 +1,7 @@
-import CShim
 import Foundation
+import CShim
 @testable import GtkKit
+import ImageSniffing
 import TouristModel
 import XCTest
 

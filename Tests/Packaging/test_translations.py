@@ -18,8 +18,9 @@ import pytest
 from data_files import REPO, tool
 
 PO = REPO / "po"
-SOURCES = [p for folder in ("TouristModel", "GtkKit", "VirtualTourist")
-           for p in sorted((REPO / "Sources" / folder).glob("*.swift")) if p.name != "Localization.swift"]
+# Every Swift module (tr() itself is defined in Translation, which has nothing to translate).
+SOURCES = [p for folder in sorted(q for q in (REPO / "Sources").iterdir() if q.name != "Translation")
+           for p in sorted(folder.rglob("*.swift"))]
 LITERAL = r'"((?:[^"\\\n]|\\.)*)"'
 XML_LANG = "{http://www.w3.org/XML/1998/namespace}lang"
 

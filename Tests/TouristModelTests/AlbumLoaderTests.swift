@@ -1,7 +1,8 @@
 import Foundation
+import ImageSniffing
 import Synchronization
-import XCTest
 @testable import TouristModel
+import XCTest
 
 /// A source with fixed pages, counting searches.
 private struct PagedSource: PhotoSource {

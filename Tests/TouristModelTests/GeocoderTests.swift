@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import XCTest
 @testable import TouristModel
+import Translation
+import XCTest
 
 final class GeocoderTests: XCTestCase {
     private let eiffel = #"""

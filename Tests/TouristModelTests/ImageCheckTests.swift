@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
+import ImageSniffing
 @testable import TouristModel
+import XCTest
 
 final class ImageCheckTests: XCTestCase {
     func testRealImagesPass() {

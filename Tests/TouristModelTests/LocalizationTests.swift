@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 @testable import TouristModel
+import Translation
+import XCTest
 
 /// gettext through tr/trn with the real German catalogue (po/de.po compiled here), and numbers
 /// in the C library's numeric locale. Both need the de_DE.UTF-8 locale, which

@@ -2,7 +2,8 @@ import Foundation
 
 /// Cheap content sniffing so an HTML error page, a cut-off download or a decompression bomb is
 /// never saved as a photo. Checks both ends of the file (a truncated image fails) and reads the
-/// pixel size from the header, before anything is decoded.
+/// pixel size from the header, before anything is decoded. Below every layer: the model checks
+/// downloads with it, GtkKit tiles and textures (no dependency, so both can import it).
 public enum ImageCheck {
     public enum Format: String, Sendable, CaseIterable {
         case jpeg = "JPEG", png = "PNG", gif = "GIF", webp = "WebP"
@@ -48,16 +49,6 @@ public enum ImageCheck {
             if isWebP(bytes) { return webpSize(bytes) }
             return nil
         }
-    }
-
-    /// Why the image must not be stored, or nil when it may: not an image, a format without a
-    /// decoder here (`decodable`: nil means every known format), or too many pixels.
-    public static func problem(with data: Data, decodable: Set<Format>? = nil) -> PhotoSourceError? {
-        guard let format = format(of: data) else { return .notAnImage }
-        if let decodable, !decodable.contains(format) { return .unsupportedImage(format.rawValue) }
-        guard let size = pixelSize(of: data), size.width > 0, size.height > 0 else { return .notAnImage }
-        if size.width > maxPixels / size.height { return .imageTooLarge(width: size.width, height: size.height) }
-        return nil
     }
 
     private typealias Bytes = UnsafeBufferPointer<UInt8>

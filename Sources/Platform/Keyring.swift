@@ -1,4 +1,5 @@
 internal import CShim
+import GtkKit
 import TouristModel
 
 /// The user's keyring through libsecret: the Secret Service (GNOME Keyring, KWallet …) on the

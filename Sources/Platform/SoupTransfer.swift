@@ -1,6 +1,8 @@
 internal import CShim
 import Foundation
+import GtkKit
 import TouristModel
+import Translation
 #if canImport(Glibc)
 import Glibc
 #endif

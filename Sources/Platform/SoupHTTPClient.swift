@@ -1,0 +1,40 @@
+internal import CShim
+import Foundation
+import GtkKit
+import TouristModel
+
+/// The model's `HTTPClient` on the app's SoupSession: GET as Swift `async`. Transfers run on the
+/// GLib loop and obey their `TransferRules` (size cap, deadline, minimum rate, address policy on
+/// every redirect and connection; see `SoupTransfer`); Swift task cancellation cancels the
+/// transfer through a GCancellable.
+extension SoupClient: HTTPClient {
+    public func get(_ url: URL, rules: TransferRules) async throws -> Data {
+        try await run(url, rules: rules, sink: .memory)
+    }
+
+    public func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+        try await run(url, rules: rules, sink: .memory, sent: sent)
+    }
+
+    public func download(_ url: URL, to file: URL, rules: TransferRules) async throws {
+        _ = try await run(url, rules: rules, sink: .file(file))
+    }
+
+    private func run(_ url: URL, rules: TransferRules, sink: SoupTransfer.Sink,
+                     sent: (@MainActor () -> Void)? = nil) async throws -> Data {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw HTTPError.unsupportedScheme(url.scheme ?? "")
+        }
+        if let policy = rules.policy, !policy.allows(url) { throw HTTPError.blockedAddress }
+        let transfer = SoupTransfer(session: session, url: url, rules: rules, sink: sink)
+        transfer.onSent = sent
+        let cancellable = transfer.cancellable
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                transfer.start(continuation)
+            }
+        } onCancel: {
+            cancellable.cancel()
+        }
+    }
+}
