@@ -1,4 +1,5 @@
 import Foundation
+import ImageSniffing
 
 /// "Export Album…": a folder the user can take anywhere, with the photo files named after their
 /// titles, the credits each licence asks for (`credits.html`, `credits.txt`) and the places as
