@@ -8,6 +8,9 @@ public struct Key: Hashable, Sendable {
     init(keyval: UInt32) { self.keyval = keyval }
     private init(_ keyval: Int32) { self.keyval = UInt32(keyval) }
 
+    /// GDK's name for the key ("Left", "plus", "BackSpace"): what accelerator strings are made of.
+    public var name: String { gdk_keyval_name(keyval).map { String(cString: $0) } ?? "" }
+
     public static let left = Key(GDK_KEY_Left)
     public static let right = Key(GDK_KEY_Right)
     public static let up = Key(GDK_KEY_Up)
@@ -20,6 +23,8 @@ public struct Key: Hashable, Sendable {
     public static let delete = Key(GDK_KEY_Delete)
     public static let keypadDelete = Key(GDK_KEY_KP_Delete)
     public static let backSpace = Key(GDK_KEY_BackSpace)
+    public static let enter = Key(GDK_KEY_Return)
+    public static let keypadEnter = Key(GDK_KEY_KP_Enter)
 
     public static let plus = Key(GDK_KEY_plus)
     public static let equal = Key(GDK_KEY_equal)

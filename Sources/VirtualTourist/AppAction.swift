@@ -3,7 +3,8 @@ import TouristModel
 import Translation
 
 /// Every action the app installs: its name and scope, its accelerators, and how the Keyboard
-/// Shortcuts help and the main menu name it. Installing actions, setting accelerators, building
+/// Shortcuts help and the main menu name it (the keys pages handle themselves are in their
+/// `KeyTable`s). Installing actions, setting accelerators, building
 /// the menu and the help all read this table, so an action is named in one place.
 enum AppAction: String, CaseIterable {
     // In the order of the shortcuts help.
@@ -48,17 +49,23 @@ enum AppAction: String, CaseIterable {
         }
     }
 
-    /// The line in the shortcuts help, and its group; nil for actions without a shortcut.
-    var help: (group: ShortcutsHelp.Group, title: String)? {
-        switch self {
-        case .search: (.map, tr("Find a place"))
-        case .back: (.album, tr("Go back"))
-        case .undo: (.general, tr("Undo the last removal"))
-        case .preferences: (.general, tr("Preferences"))
-        case .showHelp: (.general, tr("Keyboard shortcuts"))
-        case .close: (.general, tr("Close the window"))
-        case .quit: (.general, tr("Quit"))
-        case .about, .openPin: nil
+    /// The action's lines in the shortcuts help, each with its group and the accelerators it
+    /// names (all of them but where one action means different things on different pages);
+    /// empty for actions without a shortcut.
+    var help: [KeyTableLine] {
+        func line(_ group: ShortcutsHelp.Group, _ title: String, _ keys: [String]? = nil) -> KeyTableLine {
+            KeyTableLine(group: group, title: title, accelerator: (keys ?? accelerators).joined(separator: " "))
+        }
+        return switch self {
+        case .search: [line(.map, tr("Find a place"))]
+        // Esc on the map: the search first, then edit mode (see `MainWindow.goBack`).
+        case .back: [line(.map, tr("Leave edit mode"), ["Escape"]), line(.album, tr("Go back"))]
+        case .undo: [line(.general, tr("Undo the last removal"))]
+        case .preferences: [line(.general, tr("Preferences"))]
+        case .showHelp: [line(.general, tr("Keyboard shortcuts"))]
+        case .close: [line(.general, tr("Close the window"))]
+        case .quit: [line(.general, tr("Quit"))]
+        case .about, .openPin: []
         }
     }
 

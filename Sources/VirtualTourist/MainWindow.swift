@@ -16,6 +16,7 @@ final class MainWindow {
     private var albumPage: AlbumPage?
     private var viewer: PhotoViewer?
     private var actions: [Action] = []
+    private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
     private var pinDeletion: PinBatch?
     private var preferences: PreferencesDialog?
@@ -111,10 +112,7 @@ final class MainWindow {
     }
 
     private func addActions() {
-        // Ctrl+D: once per press, however long the keys are held (not an accelerator: those repeat).
-        window.addController(SinglePressShortcut(key: .d, modifiers: .control) { [unowned self] in
-            self.mapPage.dropPinAtCenter()
-        })
+        keyControllers = Self.keys.installOncePerPress(on: window, for: self)
         actions += AppAction.install(.win, on: window, application: app.application, handlers: [
             .back: { [unowned self] in self.goBack() },
             .close: { [unowned self] in self.window.close() },
@@ -139,6 +137,15 @@ final class MainWindow {
         ], int64Handlers: [.openPin: { [unowned self] id in self.openPin(id: id) }])
         // Built when the first frame is out of the way: nobody needs it before.
         MainLoop.idle { [unowned self] in ShortcutsHelp.install(on: self.window) }
+    }
+
+    /// The window's own keys, wherever focus is. Ctrl+D acts once per press, however long the
+    /// keys are held (an accelerator repeats: holding it dropped 25 pins a second).
+    static var keys: KeyTable<MainWindow> {
+        KeyTable([
+            .init(group: .map, title: tr("Drop a pin in the middle of the map"), bindings: [
+                .init(.d, modifiers: .control) { $0.mapPage.dropPinAtCenter() }]),
+        ])
     }
 
     private func saveWindowState() {

@@ -19,6 +19,7 @@ final class PhotoGrid {
     /// The cell showing each photo, so a changed photo finds its cell without a search.
     private var bound: [Int64: PhotoCell] = [:]
     private let textures = TextureCache(capacity: 240)
+    private var keyController: EventController?
 
     var onRemove: ((Int64) -> Void)?
     var onRetry: ((Int64) -> Void)?
@@ -67,23 +68,7 @@ final class PhotoGrid {
             guard let self, let id = self.photoID(at: position) else { return }
             self.open(id)
         }
-        let keys = KeyController()
-        keys.onKeyPressed { [weak self] key, _ in
-            guard let self else { return false }
-            switch key {
-            case .delete, .keypadDelete, .backSpace:
-                guard let position = self.focusedPosition ?? self.grid.selectedPosition,
-                      let id = self.photoID(at: position) else { return false }
-                self.onRemove?(id)
-                return true
-            case .left, .keypadLeft: return self.moveFocus(by: -1, rows: false)
-            case .right, .keypadRight: return self.moveFocus(by: 1, rows: false)
-            case .up, .keypadUp: return self.moveFocus(by: -1, rows: true)
-            case .down, .keypadDown: return self.moveFocus(by: 1, rows: true)
-            default: return false
-            }
-        }
-        grid.addController(keys)
+        keyController = Self.keys.install(on: grid, for: self)
     }
 
     /// The first screenful of items joins the list at once, so the first frame can show it; the rest
@@ -155,6 +140,39 @@ final class PhotoGrid {
             guard let index = self.album.index(of: id) else { continue }
             cell.bind(album[index], index: index, total: album.count)
         }
+    }
+
+    // MARK: Keys
+
+    /// The grid's keys, for the cell that has focus (else the selected one). After the cells'
+    /// own: Enter reaches the grid's "activate" from the focused cell, so `openFocused` acts
+    /// only where no cell took it.
+    static var keys: KeyTable<PhotoGrid> {
+        let any: Modifiers = [.control, .alt]
+        return KeyTable([
+            .init(group: .album, title: tr("Open the selected photo"), bindings: [
+                .declinable(.enter, .keypadEnter) { $0.openFocused() }]),
+            .init(group: .album, title: tr("Remove the selected photo"), bindings: [
+                .declinable(.delete, .keypadDelete, ignoring: any) { $0.removeFocused() },
+                .declinable(.backSpace, ignoring: any) { $0.removeFocused() }]),
+            .init(group: .album, title: tr("Move between the photos"), bindings: [
+                .declinable(.left, .keypadLeft, ignoring: any) { $0.moveFocus(by: -1, rows: false) },
+                .declinable(.right, .keypadRight, ignoring: any) { $0.moveFocus(by: 1, rows: false) },
+                .declinable(.up, .keypadUp, ignoring: any) { $0.moveFocus(by: -1, rows: true) },
+                .declinable(.down, .keypadDown, ignoring: any) { $0.moveFocus(by: 1, rows: true) }]),
+        ])
+    }
+
+    private func removeFocused() -> Bool {
+        guard let position = focusedPosition ?? grid.selectedPosition, let id = photoID(at: position) else { return false }
+        onRemove?(id)
+        return true
+    }
+
+    private func openFocused() -> Bool {
+        guard let position = focusedPosition ?? grid.selectedPosition, let id = photoID(at: position) else { return false }
+        open(id)
+        return true
     }
 
     /// The arrow keys move focus (and the selection) a cell or a row at a time. The grid does

@@ -40,19 +40,52 @@ final class PhotoViewer {
         current = photo
         self.album = album
         self.window = window
-
         let header = HeaderBar()
         header.setTitle(title)
+        let stage = Overlay(child: image.root)
+        let content = ToolbarView(content: stage)
+        content.addTopBar(header)
+        content.addBottomBar(attribution.root)
+        Self.serial += 1
+        page = NavigationPage(child: content, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
+                              tag: "photo-\(Self.serial)")
+        bindHeaderButtons(header)
+        placeArrows(on: stage)
+        // Before the focused widget: ← and → would otherwise move focus between the buttons.
+        controllers = [watchPointer(over: stage),
+                       Self.keys.install(on: content, for: self, beforeChildren: true)]
+        // The navigation view focuses the back button once the page is in: the photo takes the
+        // keys instead.
+        page.onShown { [weak self] in
+            guard let self else { return }
+            self.focus()
+            Trace.shared?.event("viewer_page_shown", ["photo": .int(Int(self.current.id ?? -1))])
+        }
+        show(photo)
+    }
+
+    /// Delete, Copy Image and Save As… in the header bar, and the other controls' handlers.
+    /// Weak: the page's widgets outlive this object while the page slides out, and the pointer
+    /// leaving them then still reports.
+    private func bindHeaderButtons(_ header: HeaderBar) {
         let delete = Button(icon: "user-trash-symbolic", label: tr("Delete"))
         let copy = Button(icon: "edit-copy-symbolic", label: tr("Copy Image"))
         let save = Button(icon: "document-save-as-symbolic", label: tr("Save As…"))
         header.packEnd(delete)
         header.packEnd(copy)
         header.packEnd(save)
+        attribution.onOpen = { [weak self] link in self?.openURI?(link) }
+        delete.onClicked { [weak self] in self?.deleteCurrent() }
+        copy.onClicked { [weak self] in self?.copyImage() }
+        save.onClicked { [weak self] in self?.saveAs() }
+        previous.onClicked { [weak self] in self?.step(by: -1) }
+        next.onClicked { [weak self] in self?.step(by: 1) }
+        image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
+    }
 
-        // The arrows float over the photo and show while the pointer moves over it; they stay
-        // in the Tab order and the accessibility tree when hidden.
-        let stage = Overlay(child: image.root)
+    /// The arrows float over the photo and show while the pointer moves over it; they stay in
+    /// the Tab order and the accessibility tree when hidden.
+    private func placeArrows(on stage: Overlay) {
         for (button, align) in [(previous, Align.start), (next, .end)] {
             button.addCSSClass("osd")
             button.addCSSClass("circular")
@@ -61,23 +94,9 @@ final class PhotoViewer {
             button.opacity = 0
             stage.addOverlay(button)
         }
+    }
 
-        let content = ToolbarView(content: stage)
-        content.addTopBar(header)
-        content.addBottomBar(attribution.root)
-        Self.serial += 1
-        page = NavigationPage(child: content, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
-                              tag: "photo-\(Self.serial)")
-        // Weak: the page's widgets outlive this object while the page slides out, and the
-        // pointer leaving them then still reports.
-        attribution.onOpen = { [weak self] link in self?.openURI?(link) }
-        delete.onClicked { [weak self] in self?.deleteCurrent() }
-        copy.onClicked { [weak self] in self?.copyImage() }
-        save.onClicked { [weak self] in self?.saveAs() }
-        previous.onClicked { [weak self] in self?.step(by: -1) }
-        next.onClicked { [weak self] in self?.step(by: 1) }
-        image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
-
+    private func watchPointer(over stage: Overlay) -> EventController {
         let motion = MotionController()
         // Only for a pointer that moved. GTK also reports a motion after every relayout (a new
         // photo, a zoom step), at the pointer's last position, which a finger moves (X11,
@@ -88,21 +107,7 @@ final class PhotoViewer {
         }
         motion.onLeave { [weak self] in self?.setArrowsShown(false) }
         stage.addController(motion)
-        // Before the focused widget: ← and → would otherwise move focus between the buttons.
-        let keys = KeyController()
-        keys.handleBeforeChildren()
-        keys.onKeyPressed { [weak self] keyval, state in self?.handleKey(keyval, state) ?? false }
-        content.addController(keys)
-        controllers = [motion, keys]
-        // The navigation view focuses the back button once the page is in: the photo takes the
-        // keys instead.
-        page.onShown { [weak self] in
-            guard let self else { return }
-            self.focus()
-            Trace.shared?.event("viewer_page_shown", ["photo": .int(Int(self.current.id ?? -1))])
-        }
-
-        show(photo)
+        return motion
     }
 
     /// The photo has the keyboard focus once the page is shown, so arrows and +/− reach it.
@@ -162,23 +167,28 @@ final class PhotoViewer {
 
     // MARK: Keys
 
-    private func handleKey(_ key: Key, _ state: Modifiers) -> Bool {
-        let control = state.contains(.control)
-        let alt = state.contains(.alt)
-        guard !alt else { return false }  // Alt+← is "back"
-        switch key {
-        case .left where !control, .keypadLeft where !control: step(by: -1)
-        case .right where !control, .keypadRight where !control: step(by: 1)
-        case .plus, .equal, .keypadAdd: image.zoom(by: ZoomableImage.step)
-        case .minus, .keypadSubtract: image.zoom(by: 1 / ZoomableImage.step)
-        case .digit0, .keypad0: image.fit()
-        case .digit1 where !control, .keypad1 where !control: image.actualSize()
-        case .delete where !control, .keypadDelete where !control: deleteCurrent()
-        case .s where control, .S where control: saveAs()
-        case .c where control, .C where control: copyImage()
-        default: return false
-        }
-        return true
+    /// The viewer's keys, for the photo wherever focus is on the page. None of them with Alt
+    /// (Alt+← is "back"); zooming and fitting also with Ctrl, as image viewers do.
+    static var keys: KeyTable<PhotoViewer> {
+        typealias Binding = KeyTable<PhotoViewer>.Binding
+        return KeyTable([
+            .init(group: .viewer, title: tr("Previous or next photo"), bindings: [
+                Binding(.left, .keypadLeft) { $0.step(by: -1) },
+                Binding(.right, .keypadRight) { $0.step(by: 1) }]),
+            .init(group: .viewer, title: tr("Zoom in or out"), bindings: [
+                Binding(.plus, .equal, .keypadAdd, ignoring: .control) { $0.image.zoom(by: ZoomableImage.step) },
+                Binding(.minus, .keypadSubtract, ignoring: .control) { $0.image.zoom(by: 1 / ZoomableImage.step) }]),
+            .init(group: .viewer, title: tr("Fit the photo to the window"), bindings: [
+                Binding(.digit0, .keypad0, ignoring: .control) { $0.image.fit() }]),
+            .init(group: .viewer, title: tr("Show the photo's own pixels"), bindings: [
+                Binding(.digit1, .keypad1) { $0.image.actualSize() }]),
+            .init(group: .viewer, title: tr("Save a copy"), bindings: [
+                Binding(.s, .S, modifiers: .control) { $0.saveAs() }]),
+            .init(group: .viewer, title: tr("Copy the image"), bindings: [
+                Binding(.c, .C, modifiers: .control) { $0.copyImage() }]),
+            .init(group: .viewer, title: tr("Delete the photo"), bindings: [
+                Binding(.delete, .keypadDelete) { $0.deleteCurrent() }]),
+        ])
     }
 
     // MARK: Actions

@@ -2,8 +2,9 @@ import GtkKit
 import TouristModel
 import Translation
 
-/// The Keyboard Shortcuts help (Ctrl+?): the actions' shortcuts from `AppAction`, and the keys
-/// the pages handle themselves (they depend on what has focus, so they are not accelerators).
+/// The Keyboard Shortcuts help (Ctrl+?), generated: the actions' accelerators from `AppAction`,
+/// and the keys the window and the pages handle themselves from their `KeyTable`s. Nothing is
+/// written here twice, so the help lists every key the app handles and nothing else.
 @MainActor
 enum ShortcutsHelp {
     enum Group: CaseIterable {
@@ -19,33 +20,21 @@ enum ShortcutsHelp {
         }
     }
 
-    /// Keys handled by key controllers: the map window's Ctrl+D (`SinglePressShortcut`, as an
-    /// accelerator would repeat), the grid's and the viewer's (`PhotoGrid`, `PhotoViewer`).
-    private static var pageKeys: [(group: Group, title: String, accelerator: String)] {
-        [(.map, tr("Drop a pin in the middle of the map"), "<Control>d"),
-         (.map, tr("Leave edit mode"), "Escape"),
-         (.album, tr("Open the selected photo"), "Return"),
-         (.album, tr("Remove the selected photo"), "Delete"),
-         (.viewer, tr("Previous or next photo"), "Left Right"),
-         (.viewer, tr("Zoom in or out"), "plus minus"),
-         (.viewer, tr("Fit the photo to the window"), "0"),
-         (.viewer, tr("Show the photo's own pixels"), "1"),
-         (.viewer, tr("Save a copy"), "<Control>s"),
-         (.viewer, tr("Copy the image"), "<Control>c"),
-         (.viewer, tr("Delete the photo"), "Delete")]
+    /// Every table of keys that something installs; a new page's table belongs here.
+    static var pageLines: [KeyTableLine] {
+        MainWindow.keys.lines + PhotoGrid.keys.lines + PhotoViewer.keys.lines
     }
 
-    /// Built after the catalogue is bound (the titles are translated). In each group the
-    /// actions come first, in `AppAction`'s order, then the pages' keys.
+    /// The help's lines, group by group: in each, the actions first (in `AppAction`'s order),
+    /// then the pages' keys. Built after the catalogue is bound (the titles are translated).
+    static var groups: [(group: Group, lines: [KeyTableLine])] {
+        let lines = AppAction.allCases.flatMap(\.help) + pageLines
+        return Group.allCases.map { group in (group, lines.filter { $0.group == group }) }
+    }
+
     static func install(on window: ApplicationWindow) {
-        let lines = AppAction.allCases.compactMap { action in
-            action.help.map { (group: $0.group, title: $0.title, accelerator: action.accelerators.joined(separator: " ")) }
-        } + pageKeys
-        let groups = Group.allCases.map { group in
-            ShortcutsWindowBuilder.Group(title: group.title, shortcuts: lines.filter { $0.group == group }.map {
-                (title: $0.title, accelerator: $0.accelerator)
-            })
-        }
-        ShortcutsWindowBuilder.install(groups, on: window)
+        ShortcutsWindowBuilder.install(groups.map { group, lines in
+            ShortcutsWindowBuilder.Group(title: group.title, shortcuts: lines.map { ($0.title, $0.accelerator) })
+        }, on: window)
     }
 }

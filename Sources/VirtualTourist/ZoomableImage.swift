@@ -135,16 +135,6 @@ final class ZoomableImage {
         let motion = MotionController()
         motion.onMotion { [weak self] x, y in self?.pointer = (x, y) }
         motion.onLeave { [weak self] in self?.pointer = nil }
-
-        // Before the scrolled window: with Ctrl the wheel zooms instead of scrolling.
-        let scroll = ScrollController()
-        scroll.handleBeforeChildren()
-        scroll.onScroll { [weak self, weak scroll] _, dy in
-            guard let self, let scroll, scroll.modifiers.contains(.control) else { return false }
-            self.setZoom(self.zoom * pow(Self.step, -dy), around: self.pointer)
-            return true
-        }
-
         // The pinch, the drag and the click all see events before the scrolled window's own
         // gestures (so a zoomed photo pans alike with a mouse or a finger), and all in the same
         // phase: once a capture-phase gesture claims a finger, the finger's later events, its lift
@@ -152,6 +142,23 @@ final class ZoomableImage {
         // bubble-phase pinch or click missed the lift and kept that finger denied; touchscreens
         // number fingers by slot (the first is always sequence 1), so after one swipe they
         // ignored the first finger for good: no pinch, no double tap.
+        controllers = [motion, ctrlScrollZoom(), pinchZoom(), dragPanOrSwipe(), doubleClickZoom()]
+        for controller in controllers { root.addController(controller) }
+    }
+
+    /// Before the scrolled window: with Ctrl the wheel zooms instead of scrolling.
+    private func ctrlScrollZoom() -> EventController {
+        let scroll = ScrollController()
+        scroll.handleBeforeChildren()
+        scroll.onScroll { [weak self, weak scroll] _, dy in
+            guard let self, let scroll, scroll.modifiers.contains(.control) else { return false }
+            self.setZoom(self.zoom * pow(Self.step, -dy), around: self.pointer)
+            return true
+        }
+        return scroll
+    }
+
+    private func pinchZoom() -> EventController {
         let pinch = ZoomGesture()
         pinch.handleBeforeChildren()
         pinch.onBegin { [weak self, weak pinch] in
@@ -164,7 +171,11 @@ final class ZoomableImage {
             self.setZoom(start * scale, around: pinch?.center)
         }
         pinch.onEnd { [weak self] in self?.pinchStartZoom = nil }
+        return pinch
+    }
 
+    /// Zoomed, a drag pans; fitted, a swipe asks for the neighbour photo.
+    private func dragPanOrSwipe() -> EventController {
         let dragGesture = DragGesture()
         dragGesture.handleBeforeChildren()
         dragGesture.onBegin { [weak self] _, _ in
@@ -192,7 +203,10 @@ final class ZoomableImage {
                   abs(dx) >= max(48, Double(self.root.width) / 6), abs(dx) > 2 * abs(dy) else { return }
             self.onSwipe?(dx < 0)
         }
+        return dragGesture
+    }
 
+    private func doubleClickZoom() -> EventController {
         let click = ClickGesture()
         click.handleBeforeChildren()
         // On the release: seeing presses first, the click also sees those that a scrollbar or the
@@ -207,8 +221,6 @@ final class ZoomableImage {
                 self.setZoom(max(2, 1 / (self.fitScale ?? 1)), around: (x, y))
             }
         }
-
-        controllers = [motion, scroll, pinch, dragGesture, click]
-        for controller in controllers { root.addController(controller) }
+        return click
     }
 }
