@@ -48,5 +48,8 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "CShim", "Platform", "TouristModel",
                                                         "Translation", "ImageSniffing"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The app's own declarations (its key tables and the help made from them), without a display.
+        .testTarget(name: "VirtualTouristTests", dependencies: ["VirtualTourist", "GtkKit"],
+                    swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )
