@@ -1,3 +1,4 @@
+import Foundation
 import GtkKit
 @testable import VirtualTourist
 import XCTest
@@ -11,6 +12,9 @@ final class ShortcutsHelpTests: XCTestCase {
         let title: String
         let accelerator: String
     }
+
+    /// The owners of the tables `installed` reads; the next test finds every table in the sources.
+    private static let tableOwners: Set<String> = ["MainWindow", "PhotoGrid", "PhotoViewer"]
 
     /// What the window and the pages install: their tables' keys, and the actions' accelerators.
     private var installed: [Shown] {
@@ -90,5 +94,27 @@ final class ShortcutsHelpTests: XCTestCase {
             let grid = PhotoGrid.keys.entries.flatMap(\.bindings)
             XCTAssertTrue(grid.contains { $0.matches(.keypadDelete, .control) }, "the grid ignores modifiers")
         }
+    }
+
+    /// Keys reach the app only through a table (KeyTable) or an action (AppAction): no other file
+    /// handles key presses or sets accelerators, and every table declared is one compared above.
+    func testEveryKeyHandlerInTheSourcesIsATableThatTheHelpReads() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/VirtualTourist").standardized
+        var owners: Set<String> = []
+        for case let file as URL in FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            let name = file.lastPathComponent
+            for handler in ["KeyController(", "SinglePressShortcut(", "onKeyPressed", "setAccels("] {
+                let allowed = name == "KeyTable.swift" || (name == "AppAction.swift" && handler == "setAccels(")
+                XCTAssertTrue(allowed || !text.contains(handler), "\(name) handles keys itself (\(handler)): declare a KeyTable")
+            }
+            let declared = try NSRegularExpression(pattern: #"static var \w+: KeyTable<(\w+)>"#)
+            for match in declared.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                owners.insert(String(text[Range(match.range(at: 1), in: text)!]))
+            }
+        }
+        XCTAssertEqual(owners, Self.tableOwners, "a key table the help and this test do not read")
     }
 }
