@@ -24,7 +24,9 @@ struct KeyTable<Target: AnyObject> {
         let action: @MainActor (Target) -> Bool
 
         /// The binding as GTK's accelerator syntax, for the help: "<Control>s".
-        var accelerator: String { (modifiers.contains(.control) ? "<Control>" : "") + (modifiers.contains(.alt) ? "<Alt>" : "") + key.name }
+        var accelerator: String {
+            (modifiers.contains(.control) ? "<Control>" : "") + (modifiers.contains(.alt) ? "<Alt>" : "") + key.name
+        }
 
         func matches(_ pressed: Key, _ state: Modifiers) -> Bool {
             (pressed == key || twins.contains(pressed))
@@ -109,5 +111,7 @@ struct KeyTableLine: Equatable {
 }
 
 extension KeyTable {
-    var lines: [KeyTableLine] { entries.map { KeyTableLine(group: $0.group, title: $0.title, accelerator: $0.accelerator) } }
+    var lines: [KeyTableLine] {
+        entries.map { KeyTableLine(group: $0.group, title: $0.title, accelerator: $0.accelerator) }
+    }
 }

@@ -163,14 +163,18 @@ final class PhotoGrid {
         ])
     }
 
+    private var focusedOrSelectedID: Int64? {
+        (focusedPosition ?? grid.selectedPosition).flatMap { photoID(at: $0) }
+    }
+
     private func removeFocused() -> Bool {
-        guard let position = focusedPosition ?? grid.selectedPosition, let id = photoID(at: position) else { return false }
+        guard let id = focusedOrSelectedID else { return false }
         onRemove?(id)
         return true
     }
 
     private func openFocused() -> Bool {
-        guard let position = focusedPosition ?? grid.selectedPosition, let id = photoID(at: position) else { return false }
+        guard let id = focusedOrSelectedID else { return false }
         open(id)
         return true
     }

@@ -22,7 +22,9 @@ final class ShortcutsHelpTests: XCTestCase {
             let tables = [MainWindow.keys.entries.map { ($0.group, $0.title, $0.bindings.map(\.accelerator)) },
                           PhotoGrid.keys.entries.map { ($0.group, $0.title, $0.bindings.map(\.accelerator)) },
                           PhotoViewer.keys.entries.map { ($0.group, $0.title, $0.bindings.map(\.accelerator)) }]
-            let pages = tables.joined().flatMap { group, title, keys in keys.map { Shown(group: group, title: title, accelerator: $0) } }
+            let pages = tables.joined().flatMap { group, title, keys in
+                keys.map { Shown(group: group, title: title, accelerator: $0) }
+            }
             let actions = AppAction.allCases.flatMap { action in
                 action.help.flatMap { line in
                     line.accelerator.split(separator: " ").map {
