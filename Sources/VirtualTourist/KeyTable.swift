@@ -1,5 +1,4 @@
 import GtkKit
-import TouristModel
 
 /// The keys a page or widget handles itself, declared once beside their handlers: each entry is
 /// one line of the Keyboard Shortcuts help (its group and text) and the keys that do it. The
