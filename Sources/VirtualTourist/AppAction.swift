@@ -3,9 +3,9 @@ import TouristModel
 import Translation
 
 /// Every action the app installs: its name and scope, its accelerators, and how the Keyboard
-/// Shortcuts help and the main menu name it (the keys pages handle themselves are in their
-/// `KeyTable`s). Installing actions, setting accelerators, building
-/// the menu and the help all read this table, so an action is named in one place.
+/// Shortcuts help and the main menu name it. Installing actions, setting accelerators, building
+/// the menu and the help all read this table, so an action is named in one place. (The keys a
+/// page handles itself are in that page's `KeyTable`.)
 enum AppAction: String, CaseIterable {
     // In the order of the shortcuts help.
     case search
