@@ -9,6 +9,8 @@ import TouristModel
 final class AlbumLoaderRegistry {
     private unowned let app: TouristApplication
     private var loaders: [Int64: AlbumLoader] = [:]
+    /// Prefetches follow their loader to forget it once filled, if nobody shows it by then.
+    private var prefetches: [Int64: AlbumLoader.Observation] = [:]
 
     /// The formats gdk-pixbuf has loaders for here (WebP needs an extra one), asked once.
     private static let decodable = Set(ImageCheck.Format.allCases.filter {
@@ -17,12 +19,6 @@ final class AlbumLoaderRegistry {
 
     init(app: TouristApplication) {
         self.app = app
-        // What a burst of downloads costs the store: photos per commit, and album reads so far.
-        if Trace.shared != nil {
-            app.downloads.saves.onBatch = { [unowned app] count in
-                Trace.shared?.event("photos_saved", ["photos": .int(count), "album_reads": .int(app.store?.albumReadCount ?? 0)])
-            }
-        }
     }
 
     /// The pin's loader, new or already running.
@@ -40,10 +36,10 @@ final class AlbumLoaderRegistry {
     /// Fetches a new pin's first page in the background so its album is often ready when opened.
     func prefetch(_ pin: Pin) {
         guard let id = pin.id, let loader = try? loader(for: pin) else { return }
-        loader.onFinished = { [weak self, weak loader] in
+        prefetches[id] = loader.listen { [weak self, weak loader] event in
             // Forget a finished prefetch nobody is looking at; an open album keeps its loader.
-            guard let self, let loader, loader.onChange == nil, self.loaders[id] === loader else { return }
-            self.loaders[id] = nil
+            guard event == .finished, let self, let loader, !loader.isForeground, self.loaders[id] === loader else { return }
+            self.forget(pinID: id)
         }
         loader.start()
     }
@@ -52,11 +48,18 @@ final class AlbumLoaderRegistry {
     /// an Undo toast outlives the album, and its undo must not restart downloads on a loader
     /// nothing tracks any more (the next loader for the pin fetches what is pending).
     func release(pinID: Int64) {
-        loaders.removeValue(forKey: pinID)?.close()
+        forget(pinID: pinID)?.close()
     }
 
     func closeAll() {
         for loader in loaders.values { loader.close() }
         loaders.removeAll()
+        prefetches.removeAll()
+    }
+
+    @discardableResult
+    private func forget(pinID: Int64) -> AlbumLoader? {
+        prefetches[pinID] = nil
+        return loaders.removeValue(forKey: pinID)
     }
 }

@@ -30,6 +30,21 @@ final class AlbumPage {
     private let map: MapView
     private let mapClamp: Clamp
     private static var serial = 0
+    private var observation: AlbumLoader.Observation?
+    /// What every album page reports, for whoever follows (the benchmark's trace). One for the
+    /// type, not per page: a follower subscribes once and hears a page's first events too.
+    static let events = Broadcast<Event>()
+
+    enum Event {
+        /// The page's slide-in is over: the cells are where they stay.
+        case shown(Pin)
+        /// Placeholders appear: with a search's rows, or with a stored album that has photos to fetch.
+        case placeholdersShown(count: Int)
+        /// A cell shows its photo.
+        case photoShown(Int64)
+        /// Every cell in view shows its photo (once per page).
+        case visibleShown(cells: Int, page: NavigationPage)
+    }
 
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
          window: (width: Int32, height: Int32, scaleFactor: Int32)) {
@@ -47,10 +62,22 @@ final class AlbumPage {
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
                                description: tr("No photos were found near this place."))
         errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
+        let body = Box(.vertical)
+        body.append(Self.buildPlaceMap(map, in: mapClamp, pin: pin))
+        body.append(Self.buildContent(stack, grid: grid, empty: emptyPage, error: errorPage, loader: loader))
+        let bar = Self.buildBottomBar(progress: progress, newCollection: newCollection, loader: loader)
         let header = HeaderBar()  // its back button comes from the navigation view
         header.setTitle(title)
-        let body = Box(.vertical)
+        Self.serial += 1
+        page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
+                                                   mapClamp: mapClamp, grid: grid),
+                              title: pin.coordinateText, tag: "album-\(Self.serial)")
+        bind()
+    }
 
+    // MARK: Building
+
+    private static func buildPlaceMap(_ map: MapView, in mapClamp: Clamp, pin: Pin) -> Clamp {
         map.setSizeRequest(width: -1, height: 64)
         mapClamp.setExpand(vertical: false)
         map.zoom = 12
@@ -60,8 +87,11 @@ final class AlbumPage {
         map.marks.show([MapMarks.Mark(latitude: pin.latitude, longitude: pin.longitude, kind: .pin)])
         // Translators: the small map on a pin's album; %@ is the pin's latitude and longitude.
         map.setMapLabel(String(format: tr("Map of %@"), pin.coordinateText))
-        body.append(mapClamp)
+        return mapClamp
+    }
 
+    private static func buildContent(_ stack: Stack, grid: PhotoGrid, empty emptyPage: StatusPage, error errorPage: StatusPage,
+                                     loader: AlbumLoader) -> Stack {
         stack.setExpand(horizontal: true, vertical: true)
         stack.add(grid.root, as: Content.photos)
         let searching = StatusPage(icon: "image-loading-symbolic", title: tr("Looking for Photos…"))
@@ -70,12 +100,14 @@ final class AlbumPage {
         spinner.setSizeRequest(width: 32, height: 32)
         searching.setChild(spinner)
         stack.add(searching, as: Content.searching)
-        emptyPage.setChild(Self.pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
+        emptyPage.setChild(pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
         stack.add(emptyPage, as: Content.empty)
-        errorPage.setChild(Self.pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
+        errorPage.setChild(pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
         stack.add(errorPage, as: Content.error)
-        body.append(stack)
+        return stack
+    }
 
+    private static func buildBottomBar(progress: Label, newCollection: Button, loader: AlbumLoader) -> Box {
         let bar = Box(.horizontal, spacing: 12)
         bar.addCSSClass("toolbar")
         bar.setMargins(top: 6, bottom: 6, start: 12, end: 12)
@@ -90,14 +122,18 @@ final class AlbumPage {
         newCollection.setAccessibleDescription(tr("Replace these photos with a different set"))
         newCollection.onClicked { [weak loader] in loader?.newCollection() }
         bar.append(newCollection)
+        return bar
+    }
 
+    /// A short window (a phone in landscape) gives the photos the room: a smaller place map,
+    /// then none; a narrow one packs the grid and the bar tighter. A bin applies only the last
+    /// breakpoint that matches, so the combined conditions come last with both sets.
+    private static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box, mapClamp: Clamp,
+                                 grid: PhotoGrid) -> BreakpointBin {
         let content = ToolbarView(content: body)
         content.addTopBar(header)
-        content.addTopBar(offlineBanner)
+        content.addTopBar(banner)
         content.addBottomBar(bar)
-        // A short window (a phone in landscape) gives the photos the room: a smaller place map,
-        // then none; a narrow one packs the grid and the bar tighter. A bin applies only the last
-        // breakpoint that matches, so the combined conditions come last with both sets.
         let smallMap: [(Object, String, BreakpointValue)] = [(mapClamp, "maximum-size", .int(80)),
                                                              (mapClamp, "tightening-threshold", .int(80))]
         let noMap: [(Object, String, BreakpointValue)] = [(mapClamp, "visible", .bool(false))]
@@ -110,43 +146,42 @@ final class AlbumPage {
         bin.addBreakpoint("max-width: 480sp and max-height: 560px", smallMap + compact)
         bin.addBreakpoint("max-height: 400px", noMap)
         bin.addBreakpoint("max-width: 480sp and max-height: 400px", noMap + compact)
-        Self.serial += 1
-        page = NavigationPage(child: bin, title: pin.coordinateText, tag: "album-\(Self.serial)")
+        return bin
+    }
 
+    // MARK: Binding
+
+    private func bind() {
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onRetry = { [weak loader] id in loader?.retry(photoID: id) }
         grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.viewerAlbum) }
-        grid.onPhotoShown = { id in Trace.shared?.event("photo_shown", ["photo": .int(Int(id))]) }
-        if Trace.shared != nil {
-            grid.onVisibleShown = { [unowned self] count in
-                Trace.shared?.eventAfterNextPaint("visible_painted", of: self.page, ["cells": .int(count)])
-            }
-            // Its slide-in over: the cells are where they stay.
-            let pinID = Int(pin.id ?? -1)
-            page.onShown { Trace.shared?.event("album_page_shown", ["pin": .int(pinID)]) }
-        }
-        // Weak: the store may deliver once more after the window is gone (a removal just before quitting).
-        loader.onChange = { [weak self] in
-            guard let self else { return }
+        forwardEvents()
+        show(loader.state)  // a prefetch may have filled it already
+        // Weak: the store may deliver once more after the window is gone (a removal just before
+        // quitting). Observing makes it the foreground album: its downloads go first.
+        observation = loader.observe { [weak self] event in
+            guard let self, event == .changed else { return }
             self.show(self.loader.state)
         }
-        loader.onFinished = { [weak self] in
-            guard let self else { return }
-            Trace.shared?.event("download_finished", ["shown": .int(self.loader.state.progress.shown)])
-            Trace.shared?.gapEvent()
-        }
-        show(loader.state)  // a prefetch may have filled it already
-        loader.isForeground = true
         loader.start()
+    }
+
+    /// The grid reports its cells only when someone follows: checking whether the first screen
+    /// is complete costs a pass over the cells per photo.
+    private func forwardEvents() {
+        let events = Self.events
+        guard events.isObserved else { return }
+        grid.onPhotoShown = { id in events.send(.photoShown(id)) }
+        grid.onVisibleShown = { [unowned self] count in events.send(.visibleShown(cells: count, page: self.page)) }
+        page.onShown { [pin] in events.send(.shown(pin)) }
     }
 
     private func show(_ state: AlbumState) {
         let before = grid.album.phase
         grid.show(state)
         updateChrome()
-        // Placeholders appear with a search's rows, or with a stored album that has photos to fetch.
         if case .filling = state.phase, before == .idle || before == .searching {
-            Trace.shared?.event("placeholders_shown", ["count": .int(state.cells.count)])
+            Self.events.send(.placeholdersShown(count: state.cells.count))
         }
     }
 
@@ -155,8 +190,8 @@ final class AlbumPage {
     func close() {
         // An Undo toast can keep the loader alive after the page is gone: its Undo still puts the
         // photo back in the store, but a closed loader starts no download.
-        loader.onChange = nil
-        loader.onFinished = nil
+        observation?.cancel()
+        observation = nil
         progressUpdates.cancel()
         loader.close()
     }

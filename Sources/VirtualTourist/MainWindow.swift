@@ -23,6 +23,16 @@ final class MainWindow {
     private var problemToast: Toast?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
+    /// Albums and photos opening and closing, for whoever follows them (the benchmark's trace).
+    let events = Broadcast<Event>()
+
+    enum Event {
+        /// About to build the pin's album page.
+        case albumOpening(Pin)
+        /// Its page is built and shows what the loader has.
+        case albumOpened(AlbumLoader)
+        case albumClosed
+    }
 
     init(app: TouristApplication) {
         self.app = app
@@ -171,14 +181,14 @@ final class MainWindow {
             showToast(tr("This pin's album could not be opened"))
             return
         }
-        Trace.shared?.resetGap()
-        Trace.shared?.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
+        events.send(.albumOpening(pin))
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, window.scaleFactor))
         page.undoToasts = undoToasts
         page.onOpenPhoto = { [unowned self] photo, album in self.openViewer(photo, in: album) }
         albumPage = page
+        events.send(.albumOpened(loader))
         navigation.push(page.page)
     }
 
@@ -235,8 +245,7 @@ final class MainWindow {
         albumPage.close()
         app.albumLoaders.release(pinID: albumPage.pin.id ?? -1)
         self.albumPage = nil
-        Trace.shared?.gapEvent()
-        Trace.shared?.event("album_closed")
+        events.send(.albumClosed)
     }
 
     // MARK: Deleting pins, with undo

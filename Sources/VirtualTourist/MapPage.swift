@@ -31,6 +31,8 @@ final class MapPage {
     let placeSearch: PlaceSearch
     /// A pin could not be stored (the reason is a phrase such as "the disk is full").
     var onPinNotSaved: ((String) -> Void)?
+    /// The stored pins are on the map for the first time (their count), for whoever follows it.
+    let pinsShown = Broadcast<Int>()
 
     var isEditing: Bool {
         get { editButton.isActive }
@@ -140,7 +142,7 @@ final class MapPage {
             let first = self.storedPins == nil
             self.storedPins = stored
             self.showPins()
-            if first { Trace.shared?.event("pins_shown", ["count": .int(stored.count)]) }
+            if first { self.pinsShown.send(stored.count) }
         })
     }
 

@@ -35,6 +35,16 @@ final class PhotoViewer {
     private var loadTask: Task<Void, Never>?
     private let hideArrows = Debouncer(milliseconds: 2000)
     private static var serial = 0
+    /// What every viewer reports, for whoever follows (the benchmark's trace); one for the type,
+    /// so a follower subscribed once hears a viewer's first photo too.
+    static let events = Broadcast<Event>()
+
+    enum Event {
+        /// A photo is shown (its texture may still be decoding).
+        case shown(Photo)
+        /// The viewer's slide-in is over.
+        case pageShown(Photo)
+    }
 
     init(photo: Photo, album: Album, window: ApplicationWindow) {
         current = photo
@@ -59,7 +69,7 @@ final class PhotoViewer {
         page.onShown { [weak self] in
             guard let self else { return }
             self.focus()
-            Trace.shared?.event("viewer_page_shown", ["photo": .int(Int(self.current.id ?? -1))])
+            Self.events.send(.pageShown(self.current))
         }
         show(photo)
     }
@@ -134,7 +144,7 @@ final class PhotoViewer {
         }
         attribution.show(photo)
         image.show(nil, name: name)
-        Trace.shared?.event("viewer_shown", ["photo": .int(Int(photo.id ?? -1))])
+        Self.events.send(.shown(photo))
         loadTask?.cancel()
         guard let path = album.fileURL(photo)?.path else { return }
         loadTask = Task { [weak self] in

@@ -48,6 +48,8 @@ final class TouristApplication {
     var onFlickrKeyChange: (() -> Void)?
     private var keyringFailureLogged = false
     private var window: MainWindow?
+    /// The benchmark's trace, following the window and the models (nil unless `VT_TRACE`).
+    private var traceRecorder: TraceRecorder?
     /// Why the settings file is not in use, told to the user once the window shows.
     private let settingsProblem: SettingsProblem?
     /// A failed save is told once: every map move would otherwise log and toast again.
@@ -116,6 +118,7 @@ final class TouristApplication {
         let window = MainWindow(app: self)
         self.window = window
         Trace.shared?.event("window_built")
+        traceRecorder = TraceRecorder.attach(to: window, downloads: downloads, store: { [unowned self] in self.store })
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         Trace.shared?.recordFrames(of: window.window)

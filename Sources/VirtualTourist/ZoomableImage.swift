@@ -15,6 +15,9 @@ final class ZoomableImage {
     let root: ScrolledWindow
     /// 1 is "the whole photo fits"; larger shows part of it, bigger.
     private(set) var zoom = 1.0
+    /// Every zoom (1 fits) and its percent of the photo's own pixels, for whoever follows (the
+    /// benchmark's trace): one for the type, so a follower hears a new image's first zoom too.
+    static let zoomChanged = Broadcast<(zoom: Double, percent: Int)>()
     /// A swipe at fit size: true for the next photo (finger moving left), false for the previous.
     var onSwipe: ((_ forward: Bool) -> Void)?
 
@@ -111,7 +114,7 @@ final class ZoomableImage {
     /// The zoom, for screen readers (and the tests): the photo's name stays its label.
     private func describe() {
         let percent = Int(((fitScale ?? 0) * zoom * 100).rounded())
-        Trace.shared?.event("viewer_zoom", ["zoom": .double(zoom), "percent": .int(percent)])
+        Self.zoomChanged.send((zoom, percent))
         guard zoom > 1 else {
             picture.setAccessibleDescription(tr("Fitted to the window"))
             return

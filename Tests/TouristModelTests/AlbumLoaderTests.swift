@@ -23,6 +23,8 @@ final class AlbumLoaderTests: XCTestCase {
     private var store: Store!
     private var pin: Pin!
     private var client: FakeHTTPClient!
+    /// The album on screen: what `makeLoader` observes it with.
+    private var onScreen: AlbumLoader.Observation?
     private let source = PagedSource(pages: [remotePhotos(3, prefix: "a"), remotePhotos(3, prefix: "b")])
 
     override func setUp() async throws {
@@ -38,7 +40,7 @@ final class AlbumLoaderTests: XCTestCase {
         let current = try XCTUnwrap(try store.pin(id: pin.id!))
         let loader = try AlbumLoader(pin: current, store: store, source: source, client: client, perPage: 10,
                                      decodable: decodable)
-        loader.isForeground = true
+        onScreen = loader.observe { _ in }
         await nextChange(loader)
         return loader
     }
@@ -46,9 +48,9 @@ final class AlbumLoaderTests: XCTestCase {
     private func nextChange(_ loader: AlbumLoader) async {
         let changed = expectation(description: "state changed")
         changed.assertForOverFulfill = false
-        loader.onChange = { changed.fulfill() }
+        let listening = loader.listen { if $0 == .changed { changed.fulfill() } }
         await fulfillment(of: [changed], timeout: 30)
-        loader.onChange = nil
+        listening.cancel()
     }
 
     /// Waits until the loader shows what the store holds now (its writes reach it by observation).
@@ -61,10 +63,10 @@ final class AlbumLoaderTests: XCTestCase {
     private func untilFinished(_ loader: AlbumLoader, _ action: () -> Void) async {
         let finished = expectation(description: "fill finished")
         finished.assertForOverFulfill = false
-        loader.onFinished = { finished.fulfill() }
+        let listening = loader.listen { if $0 == .finished { finished.fulfill() } }
         action()
         await fulfillment(of: [finished], timeout: 30)
-        loader.onFinished = nil
+        listening.cancel()
     }
 
     private func sourceIds(_ loader: AlbumLoader) -> [String] { loader.state.cells.map(\.photo.sourceId) }
@@ -204,11 +206,10 @@ final class AlbumLoaderTests: XCTestCase {
         let finished = loaders.map { loader in
             let done = expectation(description: "fill finished")
             done.assertForOverFulfill = false
-            loader.onFinished = { done.fulfill() }
-            return done
+            return (done, loader.listen { if $0 == .finished { done.fulfill() } })
         }
         for loader in loaders { loader.start() }
-        await fulfillment(of: finished, timeout: 30)
+        await fulfillment(of: finished.map(\.0), timeout: 30)
         XCTAssertLessThanOrEqual(inFlight.withLock { $0.peak }, 2)
         XCTAssertEqual(loaders.flatMap(\.state.cells).filter { if case .shown = $0 { true } else { false } }.count, 6)
     }
@@ -220,7 +221,7 @@ final class AlbumLoaderTests: XCTestCase {
         let loader = try await makeLoader()
         XCTAssertEqual(loader.state.cells, try store.photos(pinId: pin.id!).map { .placeholder($0) })
         var changes = 0
-        loader.onChange = { changes += 1 }
+        let listening = loader.listen { if $0 == .changed { changes += 1 } }
         await untilFinished(loader) { loader.start() }
         XCTAssertGreaterThan(changes, 1, "photos show as they arrive, not all at the end")
         XCTAssertEqual(client.requests.count, 40)
@@ -228,7 +229,7 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(loader.state.phase, .ready)
         XCTAssertEqual(loader.state.progress.shown, 40)
         XCTAssertEqual(loader.state.cells.map(\.photo), try store.photos(pinId: pin.id!))
-        loader.onChange = nil
+        listening.cancel()
     }
 
     /// A failed photo is tried again on request, and only a failed one.

@@ -61,11 +61,10 @@ final class BurstTests: XCTestCase {
         let finished = loaders.map { loader in
             let done = expectation(description: "prefetch finished")
             done.assertForOverFulfill = false
-            loader.onFinished = { done.fulfill() }
-            return done
+            return (done, loader.listen { if $0 == .finished { done.fulfill() } })
         }
         for loader in loaders { loader.start() }
-        await fulfillment(of: finished, timeout: 60)
+        await fulfillment(of: finished.map(\.0), timeout: 60)
         for loader in loaders {
             XCTAssertEqual(loader.state.phase, .ready)
             XCTAssertEqual(loader.state.progress.shown, 3)

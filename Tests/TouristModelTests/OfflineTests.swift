@@ -105,7 +105,7 @@ final class OfflineTests: XCTestCase {
         connectivity.update(isOnline: false)
         let loader = try makeLoader()
         var changes = 0
-        loader.onChange = { changes += 1 }
+        let listening = loader.listen { if $0 == .changed { changes += 1 } }
         loader.start()
         try await until("the search to be asked for") { loader.state.phase == .searching }
         XCTAssertTrue(loader.isWaitingForNetwork)
@@ -121,6 +121,7 @@ final class OfflineTests: XCTestCase {
         client.answerAll()
         try await until("every photo shown") { self.shown(loader) == 3 }
         XCTAssertEqual(loader.state.phase, .ready)
+        listening.cancel()
     }
 
     /// Transfers cut off because the network went away wait for it instead of failing.

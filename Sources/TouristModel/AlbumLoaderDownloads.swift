@@ -1,0 +1,117 @@
+import Foundation
+
+// Downloading the album's pending photos, and waiting for the network when there is none.
+extension AlbumLoader {
+    /// Puts a failed photo back in the queue; its download starts when the store delivers it
+    /// pending (unobserved, at once).
+    public func retry(photoID id: Int64) {
+        guard let cell = state.cell(id: id), cell.isFailed, (try? store.markPending(photoId: id)) != nil else { return }
+        ended.remove(id)
+        var pending = cell.photo
+        (pending.state, pending.failure) = (.pending, nil)
+        if observation == nil, let rows { received(rows.replacing(pending)) }
+    }
+
+    func downloadPending() {
+        guard lifecycle.fetches else { return }
+        // In album order, stopping as soon as the slots are full. The album on screen queues all its
+        // photos (the scheduler bounds connections), so a slot it frees never goes to a prefetch.
+        let limit = isForeground ? Int.max : maxConcurrent
+        for photo in state.pending {
+            guard transferring.count < limit else { break }
+            guard let id = photo.id, downloads[id] == nil, !ended.contains(id) else { continue }
+            lifecycle = .filling
+            nextTransfer += 1
+            let token = nextTransfer
+            transferring[id] = token
+            downloads[id] = Task { [weak self] in await self?.download(photo, id: id, transfer: token) }
+        }
+    }
+
+    private func download(_ photo: Photo, id: Int64, transfer: Int) async {
+        var outcome: DownloadOutcome
+        do {
+            outcome = .downloaded(try await fetch(photo, id: id, transfer: transfer))
+        } catch {
+            // Cancelled (left the album, removed the photo, new collection): the row stays pending.
+            if Task.isCancelled || Self.isCancellation(error) { return }
+            if isNetworkFailure(error) {
+                if !scheduler.connectivity.isOnline {
+                    // Not a failure of the photo: it waits in the scheduler until the network is back.
+                    downloads[id] = nil
+                    return downloadPending()
+                }
+                networkFailures.insert(id)
+            }
+            outcome = .failed(Self.message(for: error, service: source.displayName))
+        }
+        let saved = await save(outcome, id: id)
+        if Task.isCancelled { return }
+        downloads[id] = nil
+        ended.insert(id)
+        // The cell changes when the store delivers the row; unobserved, the saved row is the news.
+        if observation == nil, let saved, let rows, rows.index[id] != nil { return received(rows.replacing(saved)) }
+        downloadPending()
+        checkFinished()
+    }
+
+    /// The photo's bytes in an incoming file, checked and fsynced.
+    private func fetch(_ photo: Photo, id: Int64, transfer: Int) async throws -> Store.IncomingFile {
+        let (store, client, rules, decodable, scheduler) = (store, client, rules, decodable, scheduler)
+        // The address came in the service's answer.
+        guard let url = URL(string: photo.remoteURL) else { throw PhotoSourceError.malformedResponse(source.displayName) }
+        // Also for rows stored earlier, e.g. during an offline demo against a loopback service.
+        guard source.addressPolicy.allows(url) else { throw PhotoSourceError.blockedAddress }
+        let incoming = store.incomingFile(photoId: id)
+        do {
+            do {
+                defer { transferDone(id, transfer) }
+                try await scheduler.withSlot(host: url.host?.lowercased() ?? "", owner: ObjectIdentifier(self)) {
+                    try await client.download(url, to: incoming.temporaryURL, rules: rules)
+                }
+            }
+            // Checks and fsync: off the main thread; the file is mapped, not read.
+            try await Task.detached {
+                let data = try Data(contentsOf: incoming.temporaryURL, options: .alwaysMapped)
+                if let problem = ImageCheck.problem(with: data, decodable: decodable) { throw problem }
+                try store.prepareDownloaded(incoming)
+            }.value
+        } catch {
+            store.abandon(incoming)
+            throw error
+        }
+        return incoming
+    }
+
+    /// A complete file is saved even if the album was left meanwhile; a deleted row keeps none.
+    private func save(_ outcome: DownloadOutcome, id: Int64) async -> Photo? {
+        let owner = ObjectIdentifier(self)
+        do {
+            return try await scheduler.saves.save(outcome, photoId: id, in: store, owner: owner)
+        } catch {
+            let reason = Self.message(for: error, service: source.displayName)
+            return try? await scheduler.saves.save(.failed(reason), photoId: id, in: store, owner: owner)
+        }
+    }
+
+    /// The bytes are in (or the transfer failed): the connection can serve the next photo.
+    private func transferDone(_ id: Int64, _ token: Int) {
+        guard transferring[id] == token else { return }
+        transferring[id] = nil
+        if !Task.isCancelled { downloadPending() }
+    }
+
+    // MARK: Offline
+
+    func connectivityChanged(_ online: Bool) {
+        guard lifecycle != .closed else { return }
+        if online {
+            if searchFailedByNetwork, case .searchFailed = state.phase { retrySearch() }
+            for id in networkFailures { retry(photoID: id) }
+            networkFailures.removeAll()
+            searchFailedByNetwork = false
+        }
+        // The album's offline status.
+        notify(.changed)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+// Asking the source for a collection: the first page of a new album, New Collection, Try Again.
+extension AlbumLoader {
+    /// Replaces the album with another page of results (never the page just shown when another exists).
+    public func newCollection() {
+        guard state.canRequestNewCollection else { return }
+        var rng = SystemRandomNumberGenerator()
+        search(page: PageChooser.nextPage(pages: rows?.pin?.albumPages ?? 1, current: rows?.pin?.albumPage, using: &rng))
+    }
+
+    /// Repeats the search that failed, or the reading of the store that did.
+    public func retrySearch() {
+        if readFailed {
+            readFailed = false
+            search = .none
+            return isForeground ? observe() : readOnce()
+        }
+        search(page: requestedPage)
+    }
+
+    func search(page: Int) {
+        guard lifecycle != .closed else { return }
+        cancel()
+        // New Collection and Try Again fetch without a `start` first.
+        lifecycle = .filling
+        collection += 1
+        requestedPage = page
+        searchBase = rows?.generation ?? 0
+        search = .searching
+        publish()
+        let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pinID, coordinate)
+        let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
+        searchTask = Task { [weak self] in
+            do {
+                // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
+                let result = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", owner: owner) {
+                    try await source.search(near: coordinate, page: page, perPage: perPage)
+                }
+                let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
+                let remote = Array(RemotePhoto.distinct(result.photos).prefix(perPage))
+                // A transaction of up to 250 rows plus file deletions, and the rows as stored for a
+                // loader that does not observe them: off the main thread.
+                let stored = try await Task.detached {
+                    _ = try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote)
+                    return try store.albumRows(pinId: pinID)
+                }.value
+                try Task.checkCancellation()
+                self?.searchFinished(stored)
+            } catch {
+                if Self.isCancellation(error) { return }
+                self?.searchFailed(error)
+            }
+        }
+    }
+
+    /// The rows are stored; the album shows them when the store delivers them (maybe already).
+    private func searchFinished(_ stored: AlbumRows) {
+        searchTask = nil
+        // Still `.searching` (with no task: stored) until the store delivers the new generation.
+        if (rows?.generation ?? 0) > searchBase { search = .none }
+        if observation == nil { return received(stored) }
+        publish()
+        downloadPending()
+        checkFinished()
+    }
+
+    private func searchFailed(_ error: Error) {
+        searchTask = nil
+        if isNetworkFailure(error) {
+            // Offline: asked again, it waits in the scheduler until the network is back.
+            if !scheduler.connectivity.isOnline { return search(page: requestedPage) }
+            searchFailedByNetwork = true
+        }
+        search = .failed(Self.message(for: error, service: source.displayName))
+        publish()
+        checkFinished()
+    }
+}
