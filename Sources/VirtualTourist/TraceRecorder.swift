@@ -12,13 +12,14 @@ final class TraceRecorder {
     private var album: AlbumLoader.Observation?
 
     /// Follows `window` and the scheduler's saves, when the trace is on.
-    static func attach(to window: MainWindow, downloads: DownloadScheduler, store: @escaping () -> Store?) -> TraceRecorder? {
+    static func attach(to window: MainWindow, downloads: @autoclosure () -> DownloadScheduler,
+                       store: @escaping () -> Store?) -> TraceRecorder? {
         guard let trace = Trace.shared else { return nil }
         let recorder = TraceRecorder(trace: trace)
         recorder.follow(window)
         recorder.followPages()
         // What a burst of downloads costs the store: photos per commit, and album reads so far.
-        downloads.saves.onBatch = { count in
+        downloads().saves.onBatch = { count in
             trace.event("photos_saved", ["photos": .int(count), "album_reads": .int(store()?.albumReadCount ?? 0)])
         }
         return recorder

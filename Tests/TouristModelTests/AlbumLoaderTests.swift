@@ -137,6 +137,33 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertFalse(loader.isActive, "closed for good")
     }
 
+    /// Several follow one loader at once (issue 29): each hears every event, only those that
+    /// show the album make it the foreground one, and a cancelled or released token ends its
+    /// interest; a closed loader forgets them all.
+    func testObserversEachHearEventsAndForegroundFollowsThoseShowing() async throws {
+        let loader = try AlbumLoader(pin: try XCTUnwrap(try store.pin(id: pin.id!)), store: store, source: source,
+                                     client: client, perPage: 10)
+        var (listened, shown) = (0, 0)
+        let listening = loader.listen { if $0 == .finished { listened += 1 } }
+        XCTAssertFalse(loader.isForeground, "a listener does not show the album")
+        var showing: AlbumLoader.Observation? = loader.observe { if $0 == .finished { shown += 1 } }
+        XCTAssertTrue(loader.isForeground)
+        await untilFinished(loader) { loader.start() }
+        XCTAssertEqual([listened, shown], [1, 1], "each observer hears the end of the fill")
+
+        showing = nil
+        XCTAssertFalse(loader.isForeground, "releasing the token ends its interest")
+        XCTAssertNil(showing)
+        listening.cancel()
+        await untilFinished(loader) { loader.newCollection() }
+        XCTAssertEqual([listened, shown], [1, 1], "cancelled observers hear nothing more")
+
+        loader.close()
+        let late = loader.observe { _ in XCTFail("a closed loader tells nobody anything") }
+        XCTAssertFalse(loader.isForeground)
+        late.cancel()
+    }
+
     /// A stored row's address that the policy refuses is never requested.
     func testStoredRowOnARefusedAddressFailsWithoutARequest() async throws {
         let hostile = RemotePhoto(sourceId: "lan", imageURL: URL(string: "http://192.168.1.1/cgi-bin/reboot")!)
