@@ -56,30 +56,39 @@ public final class AlbumLoader {
     /// Removed here, their deletion not delivered yet: hidden so the others move up at once.
     var hidden: Set<Int64> = []
 
-    // The search (AlbumLoaderSearch.swift). `.searching` with no task: stored, shown once the
-    // store delivers a generation newer than `searchBase`.
-    var search = AlbumState.Search.none
-    /// The album's generation when the running search began: its rows are the first newer one.
-    var searchBase: Int64 = 0
-    var searchTask: Task<Void, Never>?
-    var requestedPage = 1
+    /// The search (AlbumLoaderSearch.swift).
+    var searchRun = SearchRun()
     /// Counts searches: each one replaces the album with another collection.
     var collection = 0
-    /// Failed for want of a network while the monitor still said online: tried again when it returns.
-    var searchFailedByNetwork = false
+    /// The downloads (AlbumLoaderDownloads.swift).
+    var transfers = Transfers()
 
-    // The downloads (AlbumLoaderDownloads.swift).
-    var downloads: [Int64: Task<Void, Never>] = [:]
-    /// Photos whose bytes are still in transfer: the concurrency limit counts these only, so a
-    /// photo being written to disk (fsync) doesn't hold a connection idle.
-    var transferring: [Int64: Int] = [:]
-    /// Tells a cancelled transfer's late end apart from a newer transfer of the same photo.
-    var nextTransfer = 0
-    /// Downloads that ended while the delivered rows still say pending: not fetched again.
-    var ended: Set<Int64> = []
-    /// Failed for want of a network while the monitor still said online (it often tells after
-    /// the transfers noticed): fetched again when it comes back.
-    var networkFailures: Set<Int64> = []
+    struct SearchRun {
+        /// Where it stands. `.searching` with no task: stored, shown once the store delivers a
+        /// generation newer than `base`.
+        var progress = AlbumState.Search.none
+        /// The album's generation when the running search began: its rows are the first newer one.
+        var base: Int64 = 0
+        var task: Task<Void, Never>?
+        /// The page asked for (Try Again asks for it again).
+        var page = 1
+        /// Failed for want of a network while the monitor still said online: tried again when it returns.
+        var failedByNetwork = false
+    }
+
+    struct Transfers {
+        var tasks: [Int64: Task<Void, Never>] = [:]
+        /// Photos whose bytes are still in transfer: the concurrency limit counts these only, so a
+        /// photo being written to disk (fsync) doesn't hold a connection idle.
+        var inFlight: [Int64: Int] = [:]
+        /// Tells a cancelled transfer's late end apart from a newer transfer of the same photo.
+        var serial = 0
+        /// Downloads that ended while the delivered rows still say pending: not fetched again.
+        var ended: Set<Int64> = []
+        /// Failed for want of a network while the monitor still said online (it often tells after
+        /// the transfers noticed): fetched again when it comes back.
+        var networkFailures: Set<Int64> = []
+    }
 
     /// Who follows the loader (AlbumLoaderObservers.swift).
     var observers = Observers()
@@ -105,7 +114,7 @@ public final class AlbumLoader {
         self.scheduler.connectivity.observe(by: self) { [weak self] online in self?.connectivityChanged(online) }
     }
 
-    public var isActive: Bool { searchTask != nil || !downloads.isEmpty }
+    public var isActive: Bool { searchRun.task != nil || !transfers.tasks.isEmpty }
 
     /// Offline with photos (or a search) still to fetch: they wait for the network, and the
     /// album says so once instead of failing photo by photo.
@@ -137,11 +146,11 @@ public final class AlbumLoader {
 
     /// Stops every transfer; pending rows stay in the store and resume on the next `start`.
     public func cancel() {
-        searchTask?.cancel()
-        searchTask = nil
-        for task in downloads.values { task.cancel() }
-        downloads.removeAll()
-        transferring.removeAll()
+        searchRun.task?.cancel()
+        searchRun.task = nil
+        for task in transfers.tasks.values { task.cancel() }
+        transfers.tasks.removeAll()
+        transfers.inFlight.removeAll()
     }
 
     public func fileURL(for photo: Photo) -> URL? { store.fileURL(for: photo) }
@@ -191,8 +200,10 @@ public final class AlbumLoader {
         self.rows = rows
         // Removals and ended downloads the store now shows are settled.
         if !hidden.isEmpty { hidden = hidden.filter { rows.index[$0] != nil } }
-        if !ended.isEmpty { ended = ended.filter { rows.index[$0].map { rows.cells[$0].isPlaceholder } ?? false } }
-        if search == .searching, searchTask == nil, rows.generation > searchBase { search = .none }
+        if !transfers.ended.isEmpty {
+            transfers.ended = transfers.ended.filter { rows.index[$0].map { rows.cells[$0].isPlaceholder } ?? false }
+        }
+        if searchRun.progress == .searching, searchRun.task == nil, rows.generation > searchRun.base { searchRun.progress = .none }
         publish()
         if lifecycle.fetches { proceed() }
         checkFinished()
@@ -202,18 +213,18 @@ public final class AlbumLoader {
         // The observation has ended; Try Again starts another.
         observation = nil
         readFailed = true
-        search = .failed(Self.message(for: error, service: source.displayName))
+        searchRun.progress = .failed(Self.message(for: error, service: source.displayName))
         publish()
     }
 
     func publish() {
-        state = AlbumState(rows: hidden.isEmpty ? rows : rows?.hiding(hidden), search: search)
+        state = AlbumState(rows: hidden.isEmpty ? rows : rows?.hiding(hidden), search: searchRun.progress)
         notify(.changed)
     }
 
     /// A never filled album searches; any other fetches its pending photos.
     private func proceed() {
-        if case .idle = state.phase, rows != nil, searchTask == nil {
+        if case .idle = state.phase, rows != nil, searchRun.task == nil {
             search(page: 1)
         } else {
             downloadPending()
@@ -222,7 +233,7 @@ public final class AlbumLoader {
 
     /// Once per fill, when nothing runs and the delivered album has nothing left to fetch.
     func checkFinished() {
-        guard lifecycle == .filling, searchTask == nil, downloads.isEmpty, !state.isDownloading else { return }
+        guard lifecycle == .filling, searchRun.task == nil, transfers.tasks.isEmpty, !state.isDownloading else { return }
         lifecycle = .started
         notify(.finished)
     }

@@ -6,7 +6,7 @@ extension AlbumLoader {
     /// pending (unobserved, at once).
     public func retry(photoID id: Int64) {
         guard let cell = state.cell(id: id), cell.isFailed, (try? store.markPending(photoId: id)) != nil else { return }
-        ended.remove(id)
+        transfers.ended.remove(id)
         var pending = cell.photo
         (pending.state, pending.failure) = (.pending, nil)
         if observation == nil, let rows { received(rows.replacing(pending)) }
@@ -18,13 +18,13 @@ extension AlbumLoader {
         // photos (the scheduler bounds connections), so a slot it frees never goes to a prefetch.
         let limit = isForeground ? Int.max : maxConcurrent
         for photo in state.pending {
-            guard transferring.count < limit else { break }
-            guard let id = photo.id, downloads[id] == nil, !ended.contains(id) else { continue }
+            guard transfers.inFlight.count < limit else { break }
+            guard let id = photo.id, transfers.tasks[id] == nil, !transfers.ended.contains(id) else { continue }
             lifecycle = .filling
-            nextTransfer += 1
-            let token = nextTransfer
-            transferring[id] = token
-            downloads[id] = Task { [weak self] in await self?.download(photo, id: id, transfer: token) }
+            transfers.serial += 1
+            let token = transfers.serial
+            transfers.inFlight[id] = token
+            transfers.tasks[id] = Task { [weak self] in await self?.download(photo, id: id, transfer: token) }
         }
     }
 
@@ -38,17 +38,17 @@ extension AlbumLoader {
             if isNetworkFailure(error) {
                 if !scheduler.connectivity.isOnline {
                     // Not a failure of the photo: it waits in the scheduler until the network is back.
-                    downloads[id] = nil
+                    transfers.tasks[id] = nil
                     return downloadPending()
                 }
-                networkFailures.insert(id)
+                transfers.networkFailures.insert(id)
             }
             outcome = .failed(Self.message(for: error, service: source.displayName))
         }
         let saved = await save(outcome, id: id)
         if Task.isCancelled { return }
-        downloads[id] = nil
-        ended.insert(id)
+        transfers.tasks[id] = nil
+        transfers.ended.insert(id)
         // The cell changes when the store delivers the row; unobserved, the saved row is the news.
         if observation == nil, let saved, let rows, rows.index[id] != nil { return received(rows.replacing(saved)) }
         downloadPending()
@@ -96,8 +96,8 @@ extension AlbumLoader {
 
     /// The bytes are in (or the transfer failed): the connection can serve the next photo.
     private func transferDone(_ id: Int64, _ token: Int) {
-        guard transferring[id] == token else { return }
-        transferring[id] = nil
+        guard transfers.inFlight[id] == token else { return }
+        transfers.inFlight[id] = nil
         if !Task.isCancelled { downloadPending() }
     }
 
@@ -106,10 +106,10 @@ extension AlbumLoader {
     func connectivityChanged(_ online: Bool) {
         guard lifecycle != .closed else { return }
         if online {
-            if searchFailedByNetwork, case .searchFailed = state.phase { retrySearch() }
-            for id in networkFailures { retry(photoID: id) }
-            networkFailures.removeAll()
-            searchFailedByNetwork = false
+            if searchRun.failedByNetwork, case .searchFailed = state.phase { retrySearch() }
+            for id in transfers.networkFailures { retry(photoID: id) }
+            transfers.networkFailures.removeAll()
+            searchRun.failedByNetwork = false
         }
         // The album's offline status.
         notify(.changed)

@@ -14,8 +14,8 @@ extension AlbumLoader {
     /// Removes a photo from the album and the store; its file stays until `discard`.
     public func remove(photoID id: Int64) -> Removal? {
         guard let cell = state.cell(id: id) else { return nil }
-        downloads.removeValue(forKey: id)?.cancel()
-        transferring[id] = nil
+        transfers.tasks.removeValue(forKey: id)?.cancel()
+        transfers.inFlight[id] = nil
         let stored = (try? store.deletePhoto(id: id)) ?? nil
         hidden.insert(id)
         publish()

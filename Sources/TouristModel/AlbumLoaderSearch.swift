@@ -13,10 +13,10 @@ extension AlbumLoader {
     public func retrySearch() {
         if readFailed {
             readFailed = false
-            search = .none
+            searchRun.progress = .none
             return isForeground ? observe() : readOnce()
         }
-        search(page: requestedPage)
+        search(page: searchRun.page)
     }
 
     func search(page: Int) {
@@ -25,13 +25,13 @@ extension AlbumLoader {
         // New Collection and Try Again fetch without a `start` first.
         lifecycle = .filling
         collection += 1
-        requestedPage = page
-        searchBase = rows?.generation ?? 0
-        search = .searching
+        searchRun.page = page
+        searchRun.base = rows?.generation ?? 0
+        searchRun.progress = .searching
         publish()
         let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pinID, coordinate)
         let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
-        searchTask = Task { [weak self] in
+        searchRun.task = Task { [weak self] in
             do {
                 // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
                 let result = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", owner: owner) {
@@ -56,9 +56,9 @@ extension AlbumLoader {
 
     /// The rows are stored; the album shows them when the store delivers them (maybe already).
     private func searchFinished(_ stored: AlbumRows) {
-        searchTask = nil
+        searchRun.task = nil
         // Still `.searching` (with no task: stored) until the store delivers the new generation.
-        if (rows?.generation ?? 0) > searchBase { search = .none }
+        if (rows?.generation ?? 0) > searchRun.base { searchRun.progress = .none }
         if observation == nil { return received(stored) }
         publish()
         downloadPending()
@@ -66,13 +66,13 @@ extension AlbumLoader {
     }
 
     private func searchFailed(_ error: Error) {
-        searchTask = nil
+        searchRun.task = nil
         if isNetworkFailure(error) {
             // Offline: asked again, it waits in the scheduler until the network is back.
-            if !scheduler.connectivity.isOnline { return search(page: requestedPage) }
-            searchFailedByNetwork = true
+            if !scheduler.connectivity.isOnline { return search(page: searchRun.page) }
+            searchRun.failedByNetwork = true
         }
-        search = .failed(Self.message(for: error, service: source.displayName))
+        searchRun.progress = .failed(Self.message(for: error, service: source.displayName))
         publish()
         checkFinished()
     }
