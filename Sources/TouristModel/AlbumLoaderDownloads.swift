@@ -1,4 +1,5 @@
 import Foundation
+import ImageSniffing
 
 // Downloading the album's pending photos, and waiting for the network when there is none.
 extension AlbumLoader {
