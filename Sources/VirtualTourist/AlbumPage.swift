@@ -1,3 +1,4 @@
+import Foundation
 import GtkKit
 import TouristModel
 import Translation
@@ -68,12 +69,18 @@ final class AlbumPage {
         let bar = Self.buildBottomBar(progress: progress, newCollection: newCollection, loader: loader)
         let header = HeaderBar()  // its back button comes from the navigation view
         header.setTitle(title)
+        header.packEnd(MenuButton(icon: "view-more-symbolic", label: tr("Album Menu"),
+                                  items: [(tr("_Export Album…"), AppAction.exportAlbum.detailedName)]))
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
                                                    mapClamp: mapClamp, grid: grid),
                               title: pin.coordinateText, tag: "album-\(Self.serial)")
         bind()
     }
+
+    /// The downloaded photos in album order, and where each is stored (for Export Album…).
+    var shownPhotos: [Photo] { loader.state.shownPhotos }
+    func fileURL(for photo: Photo) -> URL? { loader.fileURL(for: photo) }
 
     // MARK: Building
 

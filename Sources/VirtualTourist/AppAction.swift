@@ -11,6 +11,7 @@ enum AppAction: String, CaseIterable {
     case search
     case back
     case undo
+    case exportAlbum = "export-album"
     case preferences
     /// Provided with the Keyboard Shortcuts help: by GTK with the window's help overlay, or by
     /// the shim with libadwaita 1.8's dialog (see `ShortcutsHelp`).
@@ -28,7 +29,7 @@ enum AppAction: String, CaseIterable {
     var scope: Scope {
         switch self {
         case .quit, .preferences, .about, .openPin: .app
-        case .back, .close, .undo, .search, .showHelp: .win
+        case .back, .close, .undo, .search, .showHelp, .exportAlbum: .win
         }
     }
 
@@ -42,6 +43,7 @@ enum AppAction: String, CaseIterable {
         case .back: ["Escape", "<Alt>Left"]
         case .close: ["<Control>w"]
         case .undo: ["<Control>z"]
+        case .exportAlbum: ["<Control>e"]
         case .search: ["<Control>f"]
         // GTK only sets this itself for a help overlay loaded from the app's resources.
         case .showHelp: ["<Control>question"]
@@ -61,6 +63,7 @@ enum AppAction: String, CaseIterable {
         // Esc on the map: the search first, then edit mode (see `MainWindow.goBack`).
         case .back: [line(.map, tr("Leave edit mode"), ["Escape"]), line(.album, tr("Go back"))]
         case .undo: [line(.general, tr("Undo the last removal"))]
+        case .exportAlbum: [line(.album, tr("Export the album"))]
         case .preferences: [line(.general, tr("Preferences"))]
         case .showHelp: [line(.general, tr("Keyboard shortcuts"))]
         case .close: [line(.general, tr("Close the window"))]

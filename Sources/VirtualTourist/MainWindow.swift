@@ -23,6 +23,7 @@ final class MainWindow {
     private var problemToast: Toast?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
+    private lazy var exporter = AlbumExporter(window: window, toasts: toasts) { [unowned self] in self.showProblem($0) }
     /// Albums and photos opening and closing, for whoever follows them (the benchmark's trace).
     let events = Broadcast<Event>()
 
@@ -127,6 +128,10 @@ final class MainWindow {
             .back: { [unowned self] in self.goBack() },
             .close: { [unowned self] in self.window.close() },
             .undo: { [unowned self] in self.undoToasts.undoLatest() },
+            .exportAlbum: { [unowned self] in
+                guard let page = self.albumPage else { return }
+                self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
+            },
             .search: { [unowned self] in
                 if self.albumPage != nil {
                     self.navigation.pop(to: self.mapPage.page)

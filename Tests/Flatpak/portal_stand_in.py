@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for xdg-desktop-portal on the test's session bus (org.freedesktop.portal.Desktop):
-FileChooser.SaveFile is recorded (one JSON line per call in the file given as argument) and
+FileChooser.SaveFile and OpenFile (GTK's "select folder" asks OpenFile with directory=true) are
+recorded (one JSON line per call in the file given as argument) and
 answered "cancelled", as a user closing the dialog would, or, with `--choose PATH`, as a user
 choosing PATH would. The answer has the form xdg-desktop-portal gives it: "uris" is always
 there, empty when cancelled (GTK 4.18 reads it without checking, and crashes on an answer without
@@ -22,6 +23,8 @@ from gi.repository import Gio, GLib
 NODE = """<node>
   <interface name="org.freedesktop.portal.FileChooser">
     <method name="SaveFile"><arg type="s" direction="in"/><arg type="s" direction="in"/>
+      <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
+    <method name="OpenFile"><arg type="s" direction="in"/><arg type="s" direction="in"/>
       <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
     <property name="version" type="u" access="read"/>
   </interface>
@@ -74,7 +77,7 @@ def main() -> None:
                 "connectivity": GLib.Variant("u", 4)},)))
             return
         parent, title, options = parameters.unpack()
-        log.write(json.dumps({"method": method, "title": title,
+        log.write(json.dumps({"method": method, "title": title, "directory": bool(options.get("directory", False)),
                               "current_name": str(options.get("current_name", ""))}) + "\n")
         token = options.get("handle_token", "vt")
         request = f"{PATH}/request/{sender[1:].replace('.', '_')}/{token}"

@@ -1,0 +1,103 @@
+import Foundation
+import GtkKit
+import TouristModel
+import Translation
+
+/// "Export Album…": asks for a folder (the file chooser portal inside Flatpak), then writes the
+/// album there off the main thread (`AlbumExport`), with a toast that counts the photos and
+/// can cancel, and one that says where the album went or why it could not be written.
+@MainActor
+final class AlbumExporter {
+    private let window: ApplicationWindow
+    private let toasts: ToastOverlay
+    private let showProblem: (String) -> Void
+    private var running: Task<Void, Never>?
+    /// Read by the writing thread between photos.
+    private let cancelled = CancelFlag()
+
+    init(window: ApplicationWindow, toasts: ToastOverlay, showProblem: @escaping (String) -> Void) {
+        self.window = window
+        self.toasts = toasts
+        self.showProblem = showProblem
+    }
+
+    var isExporting: Bool { running != nil }
+
+    /// The album's downloaded photos, as they are now, to a folder the user chooses.
+    func export(pin: Pin, photos: [Photo], fileURL: (Photo) -> URL?) {
+        guard running == nil else { return }
+        let items = photos.compactMap { photo in
+            fileURL(photo).map {
+                AlbumExport.Item(title: photo.title, author: photo.author, license: photo.license,
+                                 pageURL: photo.pageURL, file: $0)
+            }
+        }
+        guard !items.isEmpty else { return showProblem(tr("The album has no photos to export yet")) }
+        // Translators: the exported album's folder name; %@ is the pin's latitude and longitude.
+        let export = AlbumExport(name: String(format: tr("Album at %@"), pin.coordinateText),
+                                 pin: pin.coordinate, items: items)
+        running = Task { [weak self] in
+            guard let self else { return }
+            defer { self.running = nil }
+            guard let folder = await FileDialog.selectFolder(over: self.window, title: tr("Export Album"),
+                                                             acceptLabel: tr("_Export")) else { return }
+            await self.write(export, into: folder)
+        }
+    }
+
+    private func write(_ export: AlbumExport, into folder: URL) async {
+        cancelled.value = false
+        let toast = Toast(progressText(done: 0, total: export.items.count), timeout: 0)
+        toast.setButton(tr("Cancel")) { [cancelled] in cancelled.value = true }
+        toasts.add(toast)
+        let progress = ProgressRelay { [weak self] done, total in
+            guard let self else { return }
+            toast.title = self.progressText(done: done, total: total)
+        }
+        let cancelled = self.cancelled
+        let result = await Task.detached(priority: .userInitiated) { () -> Result<URL, AlbumExport.Failure> in
+            do {
+                return .success(try export.write(into: folder, progress: progress.send, isCancelled: { cancelled.value }))
+            } catch let failure as AlbumExport.Failure {
+                return .failure(failure)
+            } catch {
+                return .failure(.notWritten(error.localizedDescription))
+            }
+        }.value
+        toast.dismiss()
+        switch result {
+        case .success(let written):
+            // Translators: after Export Album…; %@ is the folder's name.
+            toasts.add(Toast(String(format: tr("Album exported to “%@”"), written.lastPathComponent)))
+        case .failure(.cancelled):
+            break
+        case .failure(.notWritten(let reason)):
+            // Translators: %@ is the file system's reason (no space left, read-only…).
+            showProblem(String(format: tr("The album could not be exported: %@"), reason))
+        }
+    }
+
+    private func progressText(done: Int, total: Int) -> String {
+        // Translators: while Export Album… writes; the numbers are photos written and in all.
+        String(format: tr("Exporting photos: %@ of %@"), Localization.count(done), Localization.count(total))
+    }
+}
+
+/// A flag set on the main thread and read by the writing one.
+private final class CancelFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var flag = false
+    var value: Bool {
+        get { lock.withLock { flag } }
+        set { lock.withLock { flag = newValue } }
+    }
+}
+
+/// Progress from the writing thread, shown on the main thread.
+private struct ProgressRelay: Sendable {
+    let show: @MainActor @Sendable (Int, Int) -> Void
+    init(_ show: @escaping @MainActor @Sendable (Int, Int) -> Void) { self.show = show }
+    func send(_ done: Int, _ total: Int) {
+        Task { @MainActor in show(done, total) }
+    }
+}
