@@ -42,7 +42,13 @@ def press_and_hold_pin(app: App, dirs, settings: dict):
     assert dirs.pins() == []
     app.long_press(*point)
     rows = wait_for(dirs.pins, 5, message="a pin row after press and hold")
-    time.sleep(0.5)   # a second row (e.g. from a repeated gesture) would show up by now
+    # A key sent after the release reaches the app after it (X keeps their order): once Ctrl+F
+    # has focused the search entry, the release has been handled, and a second row from a
+    # repeated gesture would be there. Esc leaves the entry again.
+    app.key("ctrl+f")
+    wait_for(lambda: any("Place name" in f for f in app.focused()), 5,
+             message=lambda: f"the search entry focused: {app.focused()}")
+    app.key("Escape")
     rows = dirs.pins()
     assert len(rows) == 1, f"press and hold made {len(rows)} rows: {rows}"
     expected = expected_location(app, point, (settings["mapLatitude"], settings["mapLongitude"]),
@@ -342,8 +348,11 @@ def test_introduction_shows_once(launch, dirs):
              5, message="seenIntroduction true in settings.json")
     app.stop()
 
-    app = launch()
-    time.sleep(1)   # the card is built with the window; give a late one the chance to show
+    trace = dirs.root / "trace.jsonl"
+    app = launch(env={"VT_TRACE": str(trace)})
+    # The card is built with the window; the pins are shown after the first frame, so by then a
+    # card would be on screen too.
+    wait_for(lambda: app.events("pins_shown"), 10, message="the first frame and the pins shown")
     assert app.find(name="Welcome to Virtual Tourist", showing=True) is None, app.tree_text()
     assert app.find(role=BUTTON, name="Got It", showing=True) is None
     app.stop()
