@@ -22,50 +22,10 @@ extension Store {
     /// (its file is then not kept). Incoming files must have been through `prepareDownloaded`.
     public func saveOutcomes(_ items: [(photoId: Int64, outcome: DownloadOutcome)]) -> [Result<Photo?, Error>] {
         var results = [Result<Photo?, Error>?](repeating: nil, count: items.count)
-        // The final names of the files renamed into place, by item.
-        var renamed: [Int: String] = [:]
-        for (index, item) in items.enumerated() {
-            guard case .downloaded(let incoming) = item.outcome else { continue }
-            do {
-                let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
-                guard rename(incoming.temporaryURL.path, final.path) == 0 else {
-                    throw DurableFile.IOError(operation: "rename", path: incoming.temporaryURL.path, code: errno)
-                }
-                renamed[index] = incoming.name
-            } catch {
-                results[index] = .failure(error)
-            }
-        }
-        // One fsync makes every new name durable.
-        if !renamed.isEmpty { DurableFile.syncDirectory(photosDirectory) }
+        let renamed = renameIntoPlace(items, failures: &results)
         var unused: [String] = []
         do {
-            let written: [Int: (photo: Photo?, previous: String?)] = try writer.write { db in
-                var written: [Int: (photo: Photo?, previous: String?)] = [:]
-                for (index, item) in items.enumerated() where results[index] == nil {
-                    switch item.outcome {
-                    case .downloaded:
-                        guard let name = renamed[index], var photo = try Photo.fetchOne(db, key: item.photoId) else {
-                            written[index] = (nil, nil)
-                            continue
-                        }
-                        let previous = photo.fileName
-                        photo.fileName = name
-                        photo.state = .downloaded
-                        photo.failure = nil
-                        // Only these columns: an observation of another album is not woken.
-                        try photo.update(db, columns: [Photo.Columns.fileName, Photo.Columns.state, Column(Photo.CodingKeys.failure)])
-                        written[index] = (photo, previous)
-                    case .failed(let reason):
-                        // A photo that has a file keeps "downloaded": the file is what the UI shows.
-                        try db.execute(sql: "UPDATE photo SET state = ?, failure = ? WHERE id = ? AND file_name IS NULL",
-                                       arguments: [PhotoState.failed.rawValue, String(reason.prefix(Photo.maxFailureLength)),
-                                                   item.photoId])
-                        written[index] = (try Photo.fetchOne(db, key: item.photoId), nil)
-                    }
-                }
-                return written
-            }
+            let written = try writeOutcomes(items, renamed: renamed, skipping: results)
             for (index, entry) in written {
                 results[index] = .success(entry.photo)
                 if let previous = entry.previous { unused.append(previous) }
@@ -84,6 +44,56 @@ extension Store {
             if case .downloaded(let incoming) = item.outcome { abandon(incoming) }
         }
         return results.map { $0 ?? .success(nil) }
+    }
+
+    /// Renames each downloaded file to its final name; returns those names by item, and puts a
+    /// failed rename's error in `failures`. One fsync then makes every new name durable.
+    private func renameIntoPlace(_ items: [(photoId: Int64, outcome: DownloadOutcome)],
+                                 failures: inout [Result<Photo?, Error>?]) -> [Int: String] {
+        var renamed: [Int: String] = [:]
+        for (index, item) in items.enumerated() {
+            guard case .downloaded(let incoming) = item.outcome else { continue }
+            let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
+            if rename(incoming.temporaryURL.path, final.path) == 0 {
+                renamed[index] = incoming.name
+            } else {
+                failures[index] = .failure(DurableFile.IOError(operation: "rename", path: incoming.temporaryURL.path, code: errno))
+            }
+        }
+        if !renamed.isEmpty { DurableFile.syncDirectory(photosDirectory) }
+        return renamed
+    }
+
+    /// One write transaction for every item not failed already: each row as written (nil when
+    /// it was deleted meanwhile) and the file name it had before.
+    private func writeOutcomes(_ items: [(photoId: Int64, outcome: DownloadOutcome)], renamed: [Int: String],
+                               skipping failed: [Result<Photo?, Error>?]) throws -> [Int: (photo: Photo?, previous: String?)] {
+        try writer.write { db in
+            var written: [Int: (photo: Photo?, previous: String?)] = [:]
+            for (index, item) in items.enumerated() where failed[index] == nil {
+                switch item.outcome {
+                case .downloaded:
+                    guard let name = renamed[index], var photo = try Photo.fetchOne(db, key: item.photoId) else {
+                        written[index] = (nil, nil)
+                        continue
+                    }
+                    let previous = photo.fileName
+                    photo.fileName = name
+                    photo.state = .downloaded
+                    photo.failure = nil
+                    // Only these columns: an observation of another album is not woken.
+                    try photo.update(db, columns: [Photo.Columns.fileName, Photo.Columns.state, Column(Photo.CodingKeys.failure)])
+                    written[index] = (photo, previous)
+                case .failed(let reason):
+                    // A photo that has a file keeps "downloaded": the file is what the UI shows.
+                    try db.execute(sql: "UPDATE photo SET state = ?, failure = ? WHERE id = ? AND file_name IS NULL",
+                                   arguments: [PhotoState.failed.rawValue, String(reason.prefix(Photo.maxFailureLength)),
+                                               item.photoId])
+                    written[index] = (try Photo.fetchOne(db, key: item.photoId), nil)
+                }
+            }
+            return written
+        }
     }
 
     /// Removes the temporaries of downloads still under way or waiting for a batch, for a quit:
