@@ -54,7 +54,7 @@ public final class AlbumLoader {
     /// The store's last delivery; nil until the first.
     var rows: AlbumRows?
     /// Removed here, their deletion not delivered yet: hidden so the others move up at once.
-    var hidden: Set<Int64> = []
+    var hidden = PendingRemovals<Int64>()
 
     /// The search (AlbumLoaderSearch.swift).
     var searchRun = SearchRun()
@@ -199,7 +199,7 @@ public final class AlbumLoader {
         guard lifecycle != .closed else { return }
         self.rows = rows
         // Removals and ended downloads the store now shows are settled.
-        if !hidden.isEmpty { hidden = hidden.filter { rows.index[$0] != nil } }
+        hidden.settle { rows.index[$0] != nil }
         if !transfers.ended.isEmpty {
             transfers.ended = transfers.ended.filter { rows.index[$0].map { rows.cells[$0].isPlaceholder } ?? false }
         }
@@ -218,7 +218,7 @@ public final class AlbumLoader {
     }
 
     func publish() {
-        state = AlbumState(rows: hidden.isEmpty ? rows : rows?.hiding(hidden), search: searchRun.progress)
+        state = AlbumState(rows: hidden.isEmpty ? rows : rows?.hiding(hidden.ids), search: searchRun.progress)
         notify(.changed)
     }
 

@@ -17,7 +17,7 @@ extension AlbumLoader {
         transfers.tasks.removeValue(forKey: id)?.cancel()
         transfers.inFlight[id] = nil
         let stored = (try? store.deletePhoto(id: id)) ?? nil
-        hidden.insert(id)
+        hidden.hide([id])
         publish()
         downloadPending()
         return Removal(photo: stored?.photo ?? cell.photo, stored: stored, collection: collection)
@@ -39,7 +39,7 @@ extension AlbumLoader {
             return false
         }
         // Stored again: shown from the rows already delivered, or from the next delivery.
-        if let id = removal.photo.id, hidden.remove(id) != nil { publish() }
+        if let id = removal.photo.id, hidden.unhide([id]) { publish() }
         return true
     }
 

@@ -7,7 +7,11 @@ import TouristModel
 /// while its prefetch runs picks up the same downloads.
 @MainActor
 final class AlbumLoaderRegistry {
-    private unowned let app: TouristApplication
+    private let store: () -> Store?
+    private let photoSource: () -> PhotoSource
+    private let client: HTTPClient
+    private let photosPerAlbum: () -> Int
+    private let downloads: DownloadScheduler
     private var loaders: [Int64: AlbumLoader] = [:]
     /// Prefetches follow their loader to forget it once filled, if nobody shows it by then.
     private var prefetches: [Int64: AlbumLoader.Observation] = [:]
@@ -17,18 +21,24 @@ final class AlbumLoaderRegistry {
         Texture.decodableMIMETypes.contains($0.mimeType)
     })
 
-    init(app: TouristApplication) {
-        self.app = app
+    /// `store` opens the store on first use; `photoSource` is the one the settings ask for now.
+    init(store: @escaping () -> Store?, photoSource: @escaping () -> PhotoSource, client: HTTPClient,
+         photosPerAlbum: @escaping () -> Int, downloads: DownloadScheduler) {
+        self.store = store
+        self.photoSource = photoSource
+        self.client = client
+        self.photosPerAlbum = photosPerAlbum
+        self.downloads = downloads
     }
 
     /// The pin's loader, new or already running.
     func loader(for pin: Pin) throws -> AlbumLoader {
-        guard let id = pin.id, let store = app.store else { throw StoreError.pinNotFound(pin.id ?? -1) }
+        guard let id = pin.id, let store = store() else { throw StoreError.pinNotFound(pin.id ?? -1) }
         if let loader = loaders[id] { return loader }
         // The pin comes from the map, which shows the stored pins as observed.
-        let loader = try AlbumLoader(pin: pin, store: store, source: app.makePhotoSource(),
-                                     client: app.http, perPage: app.settings.photosPerAlbum,
-                                     scheduler: app.downloads, decodable: Self.decodable)
+        let loader = try AlbumLoader(pin: pin, store: store, source: photoSource(),
+                                     client: client, perPage: photosPerAlbum(),
+                                     scheduler: downloads, decodable: Self.decodable)
         loaders[id] = loader
         return loader
     }

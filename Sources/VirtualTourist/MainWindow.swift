@@ -18,8 +18,7 @@ final class MainWindow {
     private var actions: [Action] = []
     private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
-    private var pinDeletion: PinBatch?
-    private var preferences: PreferencesDialog?
+    private var preferences: SettingsDialog?
     private var problemToast: Toast?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
@@ -51,9 +50,10 @@ final class MainWindow {
         window.setContent(toasts)
         window.setDefaultSize(width: Int32(app.settings.windowWidth ?? 960), height: Int32(app.settings.windowHeight ?? 680))
 
-        mapPage = MapPage(app: app, tiles: tiles)
+        mapPage = MapPage(pins: app.pinList, settings: app.userSettings, geocoder: app.geocoder,
+                          undoToasts: undoToasts, tiles: tiles)
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
-        mapPage.onDeletePin = { [unowned self] pin in self.deletePin(pin) }
+        mapPage.onPinDeleted = { [unowned self] id in self.app.albumLoaders.release(pinID: id) }
         mapPage.onPinDropped = { [unowned self] pin in self.app.albumLoaders.prefetch(pin) }
         mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
         // Translators: %@ is the reason, e.g. "the disk is full".
@@ -144,9 +144,13 @@ final class MainWindow {
             .quit: { [unowned self] in self.app.quit() },
             .preferences: { [unowned self] in
                 guard self.preferences == nil else { return }
-                let dialog = PreferencesDialog(app: self.app)
+                let dialog = SettingsDialog(settings: self.app.userSettings, flickrKey: self.app.flickrKey)
                 self.preferences = dialog
-                dialog.present(over: self.window) { [unowned self] in self.preferences = nil }
+                self.app.onFlickrKeyChange = { [weak dialog] in dialog?.showKeyPlace() }
+                dialog.present(over: self.window) { [unowned self] in
+                    self.app.onFlickrKeyChange = nil
+                    self.preferences = nil
+                }
             },
             .about: { [unowned self] in About.present(over: self.window) },
         ], int64Handlers: [.openPin: { [unowned self] id in self.openPin(id: id) }])
@@ -165,7 +169,7 @@ final class MainWindow {
 
     private func saveWindowState() {
         let size = window.defaultSize
-        app.update {
+        app.userSettings.update {
             $0.windowWidth = Int(size.width)
             $0.windowHeight = Int(size.height)
         }
@@ -198,7 +202,7 @@ final class MainWindow {
     }
 
     private func openPin(id: Int64) {
-        guard let pin = (try? app.store?.pin(id: id)) ?? nil else {
+        guard let pin = app.pinList.storedPin(id: id) else {
             showToast(tr("That pin no longer exists"))
             return
         }
@@ -252,47 +256,4 @@ final class MainWindow {
         self.albumPage = nil
         events.send(.albumClosed)
     }
-
-    // MARK: Deleting pins, with undo
-
-    /// Pins deleted in edit mode vanish at once but are only removed from the store when the
-    /// Undo toast goes away, so Undo (or a crash) loses nothing. Deletions follow each other
-    /// into one toast while it shows ("3 pins deleted").
-    private func deletePin(_ pin: Pin) {
-        guard let id = pin.id else { return }
-        app.albumLoaders.release(pinID: id)
-        mapPage.hide([id])
-        if let pinDeletion, !pinDeletion.removal.isFinished {
-            pinDeletion.ids.append(id)
-            // Translators: a toast after deleting several pins in edit mode.
-            pinDeletion.removal.title = String(format: trn("%@ pin deleted", "%@ pins deleted", pinDeletion.ids.count),
-                                               Localization.count(pinDeletion.ids.count))
-        } else {
-            let batch = PinBatch(ids: [id])
-            let store = app.store
-            batch.removal = undoToasts.offer(title: tr("Pin deleted"), undo: { [weak self, batch] in
-                self?.mapPage.unhide(batch.ids)
-            }, commit: { [batch] in
-                for id in batch.ids {
-                    do {
-                        try store?.deletePin(id: id)
-                    } catch {
-                        Log.error("Could not delete pin \(id): \(error.localizedDescription)")
-                    }
-                }
-            })
-            pinDeletion = batch
-        }
-        // Focus would fall to the toast's Undo button, and libadwaita pauses a toast while it
-        // has focus: the deletion would wait until quit. Keep focus on the map.
-        mapPage.focusMap()
-    }
-}
-
-/// The pins one "Pin deleted — Undo" toast stands for.
-@MainActor
-private final class PinBatch {
-    var ids: [Int64]
-    var removal: UndoableRemoval!
-    init(ids: [Int64]) { self.ids = ids }
 }

@@ -6,7 +6,10 @@ import Translation
 /// tapping a pin opens its album, or deletes it in edit mode.
 @MainActor
 final class MapPage {
-    private unowned let app: TouristApplication
+    private let pinList: PinList
+    private let settings: SettingsKeeper
+    /// Where a deletion offers Undo.
+    private let undoToasts: UndoToasts
     private(set) var page: NavigationPage!
     let map: MapView
     private let editButton = ToggleButton(label: tr("Edit"))
@@ -18,13 +21,14 @@ final class MapPage {
     private let viewportSaver = Debouncer(milliseconds: 400)
     private var contextMenu: Popover?
     private var introduction: IntroductionCard?
-    private var pinObservation: StoreObservation?
-    /// The store's pins as last observed (nil before the first read).
-    private var storedPins: [Pin]?
-    private var hiddenPins = Set<Int64>()
+    /// The pins have been on the map once (`pinsShown` was sent).
+    private var pinsWereShown = false
+    /// The toast of the deletion that the next one joins while it offers Undo.
+    private var deletionOffer: (deletion: PinList.Deletion, removal: UndoableRemoval)?
 
     var onOpenPin: ((Pin) -> Void)?
-    var onDeletePin: ((Pin) -> Void)?
+    /// A pin was deleted (hidden while Undo is offered): its album has nothing more to do.
+    var onPinDeleted: ((Int64) -> Void)?
     var onPinDropped: ((Pin) -> Void)?
     /// The user chose a place found by name; the map is flying there.
     var onPlaceChosen: ((Place) -> Void)?
@@ -39,10 +43,12 @@ final class MapPage {
         set { editButton.isActive = newValue }
     }
 
-    init(app: TouristApplication, tiles: TileSource) {
-        self.app = app
+    init(pins pinList: PinList, settings: SettingsKeeper, geocoder: Geocoder, undoToasts: UndoToasts, tiles: TileSource) {
+        self.pinList = pinList
+        self.settings = settings
+        self.undoToasts = undoToasts
         map = MapView(source: tiles)
-        pins = PinLayer(map: map, fallbackSize: (Int32(app.settings.windowWidth ?? 960), Int32(app.settings.windowHeight ?? 680)))
+        pins = PinLayer(map: map, fallbackSize: (Int32(settings.current.windowWidth ?? 960), Int32(settings.current.windowHeight ?? 680)))
         map.setMapLabel(tr("World map"))
         map.setExpand(horizontal: true, vertical: true)
 
@@ -50,7 +56,7 @@ final class MapPage {
         header.packEnd(MenuButton(icon: "open-menu-symbolic", label: tr("Main Menu"), items: AppAction.menu))
         editButton.setAccessibleDescription(tr("Delete pins by tapping them"))
         header.packStart(editButton)
-        placeSearch = PlaceSearch(geocoder: app.geocoder)
+        placeSearch = PlaceSearch(geocoder: geocoder)
         header.packEnd(placeSearch.button)
 
         let bannerLabel = Label(tr("Tap Pins to Delete"))
@@ -78,7 +84,7 @@ final class MapPage {
         adaptToWidth()
         layout.onBreakpointChanged { [unowned self] in self.adaptToWidth() }
         page = NavigationPage(child: layout, title: "Virtual Tourist", tag: "map")
-        if !app.settings.seenIntroduction {
+        if !settings.current.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
             overlay.addOverlay(card.root)
             introduction = card
@@ -89,6 +95,7 @@ final class MapPage {
             self.viewportSaver.schedule { [unowned self] in self.saveViewport() }
         }
         pins.onActivate = { [unowned self] pin in self.pinActivated(pin) }
+        pinList.onChange = { [unowned self] in self.showPins() }
         addGestures()
     }
 
@@ -101,7 +108,7 @@ final class MapPage {
     // MARK: Viewport
 
     private func restoreViewport() {
-        let settings = app.settings
+        let settings = settings.current
         map.zoom = settings.mapZoom ?? 3
         map.center(latitude: settings.mapLatitude ?? 35, longitude: settings.mapLongitude ?? 10)
     }
@@ -115,7 +122,7 @@ final class MapPage {
     func saveViewport() {
         viewportSaver.cancel()
         let (latitude, longitude, zoom) = (map.latitude, map.longitude, map.zoom)
-        app.update {
+        settings.update {
             $0.mapLatitude = latitude
             $0.mapLongitude = longitude
             $0.mapZoom = zoom
@@ -129,39 +136,14 @@ final class MapPage {
 
     // MARK: Pins
 
-    /// The map shows what the store holds: pins dropped, deleted for good or restored reach
-    /// it through this observation only. Started once the store is open, after the first frame
-    /// (when the read ended first, grouping and placing 2,000 pins delayed that frame by ~100 ms),
-    /// and read off the main thread, so the map appears at once even with thousands of pins.
-    func loadPins() {
-        guard let store = app.store else { return }
-        pinObservation = store.observePins(onError: { error in
-            Log.error("Could not load pins: \(error.localizedDescription)")
-        }, onChange: { [weak self] stored in
-            guard let self else { return }
-            let first = self.storedPins == nil
-            self.storedPins = stored
-            self.showPins()
-            if first { self.pinsShown.send(stored.count) }
-        })
-    }
-
+    /// The map shows the pin list: pins dropped, deleted or restored reach it from there only.
     private func showPins() {
-        guard let stored = storedPins else { return }
-        // Pins awaiting deletion are gone for good once the store no longer has them.
-        hiddenPins.formIntersection(stored.lazy.compactMap(\.id))
-        pins.show(hiddenPins.isEmpty ? stored : stored.filter { !hiddenPins.contains($0.id ?? -1) })
-    }
-
-    /// Pins the user deleted while Undo is offered: hidden, though still stored.
-    func hide(_ ids: [Int64]) {
-        hiddenPins.formUnion(ids)
-        showPins()
-    }
-
-    func unhide(_ ids: [Int64]) {
-        hiddenPins.subtract(ids)
-        showPins()
+        guard let shown = pinList.pins else { return }
+        pins.show(shown)
+        if !pinsWereShown {
+            pinsWereShown = true
+            pinsShown.send(shown.count)
+        }
     }
 
     /// The window changed size: the visible area may hold other pins.
@@ -172,7 +154,7 @@ final class MapPage {
         // libshumate's own drag and click gestures.
         map.mapArea.resetControllers()
         if isEditing {
-            onDeletePin?(pin)
+            delete(pin)
         } else {
             onOpenPin?(pin)
         }
@@ -181,18 +163,36 @@ final class MapPage {
     /// Drops a pin and saves it at once; a pin that cannot be saved is not shown, and the user is
     /// told why.
     func dropPin(latitude: Double, longitude: Double) {
-        guard let store = app.store else {
-            onPinNotSaved?(tr("the data folder cannot be written to"))
-            return
-        }
         do {
-            let pin = try store.addPin(latitude: latitude, longitude: longitude)
+            let pin = try pinList.add(latitude: latitude, longitude: longitude)
             dismissIntroduction()
             onPinDropped?(pin)
+        } catch is PinList.Unavailable {
+            onPinNotSaved?(tr("the data folder cannot be written to"))
         } catch {
             Log.error("Could not save pin: \(error.localizedDescription)")
             onPinNotSaved?(Store.reason(for: error))
         }
+    }
+
+    /// A pin deleted in edit mode vanishes at once; the store forgets it when the Undo toast goes
+    /// away. Deletions follow each other into one toast while it shows ("3 pins deleted").
+    private func delete(_ pin: Pin) {
+        guard let id = pin.id else { return }
+        onPinDeleted?(id)
+        let (deletion, isNew) = pinList.delete(pinID: id)
+        if !isNew, let offer = deletionOffer, offer.deletion === deletion {
+            // Translators: a toast after deleting several pins in edit mode.
+            offer.removal.title = String(format: trn("%@ pin deleted", "%@ pins deleted", deletion.ids.count),
+                                         Localization.count(deletion.ids.count))
+        } else {
+            let removal = undoToasts.offer(title: tr("Pin deleted"), undo: { deletion.undo() },
+                                           commit: { deletion.commit() })
+            deletionOffer = (deletion, removal)
+        }
+        // Focus would fall to the toast's Undo button, and libadwaita pauses a toast while it
+        // has focus: the deletion would wait until quit. Keep focus on the map.
+        focusMap()
     }
 
     /// Fits the place's area in the map (a point place at street level).
@@ -258,6 +258,6 @@ final class MapPage {
         guard let card = introduction else { return }
         introduction = nil
         card.root.isVisible = false
-        app.update { $0.seenIntroduction = true }
+        settings.update { $0.seenIntroduction = true }
     }
 }

@@ -9,8 +9,9 @@ import Translation
 final class TouristApplication {
     let configuration: AppConfiguration
     let application: Application
-    let settingsFile: SettingsFile
-    private(set) var settings: Settings
+    /// The user's settings, saved at every change; what pages get instead of the application.
+    let userSettings: SettingsKeeper
+    var settings: Settings { userSettings.current }
     /// One SoupSession for tiles and photos, so connections are reused.
     let http: SoupClient
     /// What the network monitor says; online until it answers (`watchNetwork`).
@@ -19,15 +20,18 @@ final class TouristApplication {
     /// and, offline, for the network.
     private(set) lazy var downloads = DownloadScheduler(connectivity: connectivity)
     private var networkMonitor: NetworkMonitor?
-    /// Opened once the first frame is painted, or earlier if something needs it first (input
-    /// handled before that frame).
-    var store: Store? {
-        if !storeOpened { openStore() }
-        return openedStore
-    }
     private var openedStore: Store?
     private var storeOpened = false
-    private(set) lazy var albumLoaders = AlbumLoaderRegistry(app: self)
+    /// The pins the map shows; the store opens for it once the first frame is painted, or
+    /// earlier if input handled before that frame needs it.
+    private(set) lazy var pinList: PinList = {
+        let list = PinList(store: { [unowned self] in self.openStoreOnce() })
+        list.onError = { Log.error($0) }
+        return list
+    }()
+    private(set) lazy var albumLoaders = AlbumLoaderRegistry(
+        store: { [unowned self] in self.openStoreOnce() }, photoSource: { [unowned self] in self.makePhotoSource() },
+        client: http, photosPerAlbum: { [unowned self] in self.settings.photosPerAlbum }, downloads: downloads)
     /// Place search, with names in the user's languages; `VT_GEOCODER_URL` replaces Nominatim
     /// (tests point it at the loopback service).
     private(set) lazy var geocoder = Geocoder(
@@ -40,7 +44,7 @@ final class TouristApplication {
             settings: settings,
             // Translators: the name of the Flickr key's entry in the user's keyring (Passwords and Keys).
             store: Keyring(service: "flickr", label: tr("Flickr API key for Virtual Tourist")),
-            update: { [unowned self] change in self.update(change) })
+            update: { [unowned self] change in self.userSettings.update(change) })
         keeper.onChange = { [unowned self] in self.flickrKeyChanged() }
         return keeper
     }()
@@ -52,26 +56,26 @@ final class TouristApplication {
     private var traceRecorder: TraceRecorder?
     /// Why the settings file is not in use, told to the user once the window shows.
     private let settingsProblem: SettingsProblem?
-    /// A failed save is told once: every map move would otherwise log and toast again.
-    private var saveFailureReported = false
 
     init(configuration: AppConfiguration) {
         self.configuration = configuration
         Trace.start(environment: configuration.environment)
         Trace.shared?.event("main")
         application = Application(id: AppConfiguration.applicationID)
-        settingsFile = SettingsFile(url: configuration.paths.settingsURL)
+        let settingsFile = SettingsFile(url: configuration.paths.settingsURL)
         let loaded = settingsFile.loadReporting()
-        settings = loaded.settings
+        userSettings = SettingsKeeper(file: settingsFile, settings: loaded.settings)
         settingsProblem = loaded.problem
         if let problem = loaded.problem { Log.error(problem.localizedDescription) }
         http = SoupClient(userAgent: configuration.userAgent)
         Trace.shared?.event("configured")
         Application.setName("Virtual Tourist")
+        userSettings.onSaveFailure = { [unowned self] text in self.window?.showProblem(text) }
         application.onActivate { [unowned self] in self.activate() }
         application.onStartup { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
+            self.pinList.commitPending()
             self.albumLoaders.closeAll()
             self.openedStore?.discardIncomingFiles()
         }
@@ -90,25 +94,6 @@ final class TouristApplication {
         application.quit()
     }
 
-    func update(_ change: (inout Settings) -> Void) {
-        var copy = settings
-        change(&copy)
-        guard copy != settings else { return }
-        settings = copy
-        do {
-            try settingsFile.save(settings)
-            saveFailureReported = false
-        } catch is SettingsProblem {
-            // The file could not be read: the start-up message said changes are not saved over it.
-        } catch {
-            guard !saveFailureReported else { return }
-            saveFailureReported = true
-            Log.error("Could not save settings: \(error.localizedDescription)")
-            // Translators: %@ is the reason, e.g. "the disk is full".
-            window?.showProblem(String(format: tr("Settings not saved: %@"), Store.reason(for: error)))
-        }
-    }
-
     private func activate() {
         if let window {
             window.present()
@@ -118,14 +103,14 @@ final class TouristApplication {
         let window = MainWindow(app: self)
         self.window = window
         Trace.shared?.event("window_built")
-        traceRecorder = TraceRecorder.attach(to: window, downloads: downloads, store: { [unowned self] in self.store })
+        traceRecorder = TraceRecorder.attach(to: window, downloads: downloads, store: { [unowned self] in self.openStoreOnce() })
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         Trace.shared?.recordFrames(of: window.window)
         // Nothing but the first frame before the first frame: the store opens (asked for by
         // the pins' read), and the pins are read, once it is painted.
         FrameClock.afterNextPaint(of: window.window) { [unowned self] in
-            window.mapPage.loadPins()
+            self.pinList.start()
             self.flickrKey.start()
             self.watchNetwork()
         }
@@ -142,7 +127,10 @@ final class TouristApplication {
         networkMonitor = monitor
     }
 
-    private func openStore() {
+    /// Opens the store the first time it is asked for (telling the user what went wrong, if
+    /// anything); the store, or nil when it cannot be opened.
+    private func openStoreOnce() -> Store? {
+        guard !storeOpened else { return openedStore }
         storeOpened = true
         var problems = settingsProblem.map { [$0.localizedDescription] } ?? []
         do {
@@ -161,6 +149,7 @@ final class TouristApplication {
         Trace.shared?.event("store_opened")
         if !problems.isEmpty { window?.showError(heading: tr("Saved Data Problem"), body: problems.joined(separator: "\n\n")) }
         if let openedStore { repairInBackground(openedStore) }
+        return openedStore
     }
 
     /// What the user needs to know about files `Store.openRecovering` kept aside, and where they are.

@@ -76,3 +76,11 @@ func remotePhotos(_ count: Int, prefix: String = "r") -> [RemotePhoto] {
                     pageURL: URL(string: "https://example.org/page/\(prefix)\(i)"), width: 640, height: 480)
     }
 }
+
+/// A store on a real SQLite file in a fresh temporary directory (removed after the test), or in
+/// `directory` to reopen the same file.
+func makeStore(_ testCase: XCTestCase, in directory: URL? = nil) throws -> Store {
+    let directory = try directory ?? makeTemporaryDirectory(testCase)
+    return try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
+                     photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+}

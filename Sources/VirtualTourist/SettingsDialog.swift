@@ -2,25 +2,27 @@ import GtkKit
 import TouristModel
 import Translation
 
-/// Preferences: which service finds photos, the Flickr key, and how many photos an album gets.
-/// Every change is saved at once (the key to the keyring, see `FlickrKeyKeeper`). The window
-/// keeps this object while the dialog is open.
+/// The Preferences dialog: which service finds photos, the Flickr key, and how many photos an
+/// album gets. Every change is saved at once (the key to the keyring, see `FlickrKeyKeeper`). The
+/// window keeps this object while the dialog is open, and calls `showKeyPlace` when the key moves.
 @MainActor
-final class PreferencesDialog {
-    private let dialog = GtkKit.PreferencesDialog(title: tr("Preferences"))
-    private unowned let app: TouristApplication
+final class SettingsDialog {
+    private let dialog = PreferencesDialog(title: tr("Preferences"))
+    private let settings: SettingsKeeper
+    private let flickrKey: FlickrKeyKeeper
     private let source: ComboRow
     private let key: EntryRow
     private let count: SpinRow
     private var keyGroup: PreferencesGroup?
     private static let choices = Settings.SourceChoice.allCases
 
-    init(app: TouristApplication) {
-        self.app = app
-        let settings = app.settings
+    init(settings keeper: SettingsKeeper, flickrKey: FlickrKeyKeeper) {
+        settings = keeper
+        self.flickrKey = flickrKey
+        let settings = keeper.current
         source = ComboRow(title: tr("Photo Source"), options: Self.choices.map(Self.label),
                           selected: Self.choices.firstIndex(of: settings.source) ?? 0)
-        key = EntryRow(title: tr("Flickr API Key"), text: app.flickrKey.key ?? "", password: true)
+        key = EntryRow(title: tr("Flickr API Key"), text: flickrKey.key ?? "", password: true)
         count = SpinRow(title: tr("Photos per Album"), subtitle: tr("How many photos a new album shows"),
                         value: settings.photosPerAlbum, range: Settings.photosPerAlbumRange)
         // Weak: each handler lives in its row's GObject, which this object owns; a strong capture
@@ -33,13 +35,12 @@ final class PreferencesDialog {
                         rows: [source, count])
         keyGroup = dialog.addGroup(title: "Flickr", rows: [key])
         showKeyPlace()
-        app.onFlickrKeyChange = { [weak self] in self?.showKeyPlace() }
     }
 
     /// Where the key is kept; while it is read from the keyring the row waits for it, so that
     /// nothing typed there can race the stored key.
-    private func showKeyPlace() {
-        let keeper = app.flickrKey
+    func showKeyPlace() {
+        let keeper = flickrKey
         let reading = keeper.place == .reading
         if key.isSensitive == reading {
             key.isSensitive = !reading
@@ -49,17 +50,14 @@ final class PreferencesDialog {
     }
 
     func present(over parent: Widget, closed: @escaping () -> Void) {
-        dialog.onClosed { [weak self] in
-            if let self { self.app.onFlickrKeyChange = nil }
-            closed()
-        }
+        dialog.onClosed { closed() }
         dialog.present(over: parent)
     }
 
     private func save() {
         let choice = Self.choices[min(source.selected, Self.choices.count - 1)]
         let photos = count.value
-        app.update {
+        settings.update {
             $0.source = choice
             $0.photosPerAlbum = photos
         }
@@ -67,7 +65,7 @@ final class PreferencesDialog {
 
     private func saveKey() {
         guard key.isSensitive else { return }
-        app.flickrKey.set(key.text)
+        flickrKey.set(key.text)
     }
 
     private static func label(_ choice: Settings.SourceChoice) -> String {

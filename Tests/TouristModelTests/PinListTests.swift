@@ -1,0 +1,124 @@
+import Foundation
+import XCTest
+@testable import TouristModel
+
+/// The map shows what `PinList` holds: the stored pins, observed, less the ones deleted while
+/// Undo is offered; the store forgets a deleted pin only once its deletion is committed.
+@MainActor
+final class PinListTests: XCTestCase {
+    private var directory: URL!
+    private var store: Store!
+    private var list: PinList!
+    /// The list's next change (a store delivery, or a deletion or Undo shown at once).
+    private var nextChange: (@MainActor () async -> [Pin]?)!
+
+    override func setUp() async throws {
+        directory = try makeTemporaryDirectory(self)
+        store = try makeStore(self, in: directory)
+        let store = store
+        list = PinList(store: { store })
+        list.onError = { XCTFail($0) }
+        let (values, continuation) = AsyncStream.makeStream(of: [Pin].self)
+        var iterator = values.makeAsyncIterator()
+        nextChange = { await iterator.next(isolation: MainActor.shared) }
+        list.onChange = { [unowned list = list!] in continuation.yield(list.pins ?? []) }
+    }
+
+    /// Waits for the list to show exactly these pins (the store delivers on its own schedule).
+    private func waitForPins(_ expected: [Pin?], file: StaticString = #filePath, line: UInt = #line) async {
+        let ids = expected.map { $0?.id }
+        while list.pins?.map(\.id) != ids {
+            guard await nextChange() != nil else {
+                return XCTFail("no more deliveries", file: file, line: line)
+            }
+        }
+    }
+
+    private func storedIDs() throws -> [Int64?] { try store.pins().map(\.id) }
+
+    func testShowsTheStoredPinsAndFollowsEveryChange() async throws {
+        let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        XCTAssertNil(list.pins, "nothing before the first delivery")
+        list.start()
+        await waitForPins([first])
+
+        let dropped = try list.add(latitude: 52.5163, longitude: 13.3777)
+        XCTAssertEqual(try storedIDs(), [first.id, dropped.id], "stored at once")
+        await waitForPins([first, dropped])
+
+        // Changes made elsewhere (a restored backup, another window) reach the list too.
+        try store.deletePin(id: first.id!)
+        await waitForPins([dropped])
+    }
+
+    func testDeletedPinIsHiddenUntilTheDeletionIsCommitted() async throws {
+        let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        let second = try store.addPin(latitude: 52.5163, longitude: 13.3777)
+        list.start()
+        await waitForPins([first, second])
+
+        let (deletion, isNew) = list.delete(pinID: first.id!)
+        XCTAssertTrue(isNew)
+        XCTAssertEqual(list.pins?.map(\.id), [second.id], "hidden at once")
+        XCTAssertEqual(try storedIDs(), [first.id, second.id], "still stored while Undo is offered")
+
+        // A delivery that still holds the pin does not bring it back.
+        let third = try store.addPin(latitude: 40.6892, longitude: -74.0445)
+        await waitForPins([second, third])
+
+        deletion.commit()
+        XCTAssertEqual(try storedIDs(), [second.id, third.id], "gone from the store once committed")
+        deletion.undo()
+        await waitForPins([second, third])
+        XCTAssertEqual(try storedIDs(), [second.id, third.id], "Undo after the commit does nothing")
+    }
+
+    func testUndoShowsTheDeletedPinsAgain() async throws {
+        let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        let second = try store.addPin(latitude: 52.5163, longitude: 13.3777)
+        list.start()
+        await waitForPins([first, second])
+
+        let (deletion, _) = list.delete(pinID: first.id!)
+        // Deletions follow each other into the deletion still offering Undo.
+        let (joined, isNew) = list.delete(pinID: second.id!)
+        XCTAssertFalse(isNew)
+        XCTAssertTrue(joined === deletion)
+        XCTAssertEqual(deletion.ids, [first.id!, second.id!])
+        XCTAssertEqual(list.pins?.count, 0)
+
+        deletion.undo()
+        XCTAssertEqual(list.pins?.map(\.id), [first.id, second.id], "shown again at once")
+        deletion.commit()
+        XCTAssertEqual(try storedIDs(), [first.id, second.id], "a deletion undone is never committed")
+
+        // The next deletion starts a new Undo offer.
+        XCTAssertTrue(list.delete(pinID: first.id!).isNew)
+    }
+
+    func testQuittingCommitsEveryPendingDeletion() async throws {
+        let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        let second = try store.addPin(latitude: 52.5163, longitude: 13.3777)
+        let third = try store.addPin(latitude: 40.6892, longitude: -74.0445)
+        list.start()
+        await waitForPins([first, second, third])
+        let (undone, _) = list.delete(pinID: third.id!)
+        undone.undo()
+        _ = list.delete(pinID: first.id!)
+        _ = list.delete(pinID: second.id!)
+
+        list.commitPending()
+        list.stop()
+        try store.close()
+        let reopened = try makeStore(self, in: directory)
+        XCTAssertEqual(try reopened.pins().map(\.id), [third.id], "the deletions outlive the process")
+    }
+
+    func testNoStoreMeansNoPinsAndADropThatSaysWhy() throws {
+        let list = PinList(store: { nil })
+        list.start()
+        XCTAssertNil(list.pins)
+        XCTAssertThrowsError(try list.add(latitude: 1, longitude: 2)) { XCTAssertTrue($0 is PinList.Unavailable) }
+        XCTAssertNil(list.storedPin(id: 1))
+    }
+}
