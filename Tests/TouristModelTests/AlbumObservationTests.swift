@@ -10,9 +10,7 @@ final class AlbumObservationTests: XCTestCase {
     private var pin: Pin!
 
     override func setUp() async throws {
-        let directory = try makeTemporaryDirectory(self)
-        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        store = try makeStore(self)
         pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
     }
 

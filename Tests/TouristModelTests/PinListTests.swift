@@ -24,14 +24,14 @@ final class PinListTests: XCTestCase {
         list.onChange = { [unowned list = list!] in continuation.yield(list.pins ?? []) }
     }
 
-    /// Waits for the list to show exactly these pins (the store delivers on its own schedule).
-    private func waitForPins(_ expected: [Pin?], file: StaticString = #filePath, line: UInt = #line) async {
-        let ids = expected.map { $0?.id }
-        while list.pins?.map(\.id) != ids {
-            guard await nextChange() != nil else {
-                return XCTFail("no more deliveries", file: file, line: line)
-            }
+    /// Waits for the change that `arrived` recognises (the store delivers on its own schedule),
+    /// then checks that the list shows exactly `expected`: a wrong list fails instead of waiting.
+    private func waitForPins(_ expected: [Pin], when arrived: ([Int64?]) -> Bool,
+                             file: StaticString = #filePath, line: UInt = #line) async {
+        while !arrived(list.pins?.map(\.id) ?? [nil]) {
+            guard await nextChange() != nil else { return XCTFail("no more changes", file: file, line: line) }
         }
+        XCTAssertEqual(list.pins?.map(\.id), expected.map(\.id), file: file, line: line)
     }
 
     private func storedIDs() throws -> [Int64?] { try store.pins().map(\.id) }
@@ -40,22 +40,22 @@ final class PinListTests: XCTestCase {
         let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
         XCTAssertNil(list.pins, "nothing before the first delivery")
         list.start()
-        await waitForPins([first])
+        await waitForPins([first], when: { $0 != [nil] })
 
         let dropped = try list.add(latitude: 52.5163, longitude: 13.3777)
         XCTAssertEqual(try storedIDs(), [first.id, dropped.id], "stored at once")
-        await waitForPins([first, dropped])
+        await waitForPins([first, dropped], when: { $0.contains(dropped.id) })
 
         // Changes made elsewhere (a restored backup, another window) reach the list too.
         try store.deletePin(id: first.id!)
-        await waitForPins([dropped])
+        await waitForPins([dropped], when: { !$0.contains(first.id) })
     }
 
     func testDeletedPinIsHiddenUntilTheDeletionIsCommitted() async throws {
         let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
         let second = try store.addPin(latitude: 52.5163, longitude: 13.3777)
         list.start()
-        await waitForPins([first, second])
+        await waitForPins([first, second], when: { $0 != [nil] })
 
         let (deletion, isNew) = list.delete(pinID: first.id!)
         XCTAssertTrue(isNew)
@@ -64,12 +64,12 @@ final class PinListTests: XCTestCase {
 
         // A delivery that still holds the pin does not bring it back.
         let third = try store.addPin(latitude: 40.6892, longitude: -74.0445)
-        await waitForPins([second, third])
+        await waitForPins([second, third], when: { $0.contains(third.id) })
 
         deletion.commit()
         XCTAssertEqual(try storedIDs(), [second.id, third.id], "gone from the store once committed")
         deletion.undo()
-        await waitForPins([second, third])
+        XCTAssertEqual(list.pins?.map(\.id), [second.id, third.id])
         XCTAssertEqual(try storedIDs(), [second.id, third.id], "Undo after the commit does nothing")
     }
 
@@ -77,7 +77,7 @@ final class PinListTests: XCTestCase {
         let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
         let second = try store.addPin(latitude: 52.5163, longitude: 13.3777)
         list.start()
-        await waitForPins([first, second])
+        await waitForPins([first, second], when: { $0 != [nil] })
 
         let (deletion, _) = list.delete(pinID: first.id!)
         // Deletions follow each other into the deletion still offering Undo.
@@ -101,7 +101,7 @@ final class PinListTests: XCTestCase {
         let second = try store.addPin(latitude: 52.5163, longitude: 13.3777)
         let third = try store.addPin(latitude: 40.6892, longitude: -74.0445)
         list.start()
-        await waitForPins([first, second, third])
+        await waitForPins([first, second, third], when: { $0 != [nil] })
         let (undone, _) = list.delete(pinID: third.id!)
         undone.undo()
         _ = list.delete(pinID: first.id!)

@@ -9,9 +9,7 @@ final class StoreFileTests: XCTestCase {
     private var pin: Pin!
 
     override func setUpWithError() throws {
-        let directory = try makeTemporaryDirectory(self)
-        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        store = try makeStore(self)
         pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
     }
 

@@ -7,9 +7,7 @@ import XCTest
 final class StoreObservationTests: XCTestCase {
     @MainActor
     func testObservedPinsFollowEveryChange() async throws {
-        let directory = try makeTemporaryDirectory(self)
-        let store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                              photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        let store = try makeStore(self)
         let first = try store.addPin(latitude: 48.8584, longitude: 2.2945)
         let (values, continuation) = AsyncStream.makeStream(of: [Pin].self)
         var iterator = values.makeAsyncIterator()

@@ -9,9 +9,7 @@ final class StoredValueTests: XCTestCase {
     private var pin: Pin!
 
     override func setUpWithError() throws {
-        let directory = try makeTemporaryDirectory(self)
-        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        store = try makeStore(self)
         pin = try store.addPin(latitude: 10, longitude: 20)
         _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(3))
     }
