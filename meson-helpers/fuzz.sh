@@ -41,7 +41,7 @@ targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder})
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs" "$out/modules"
 model_files=()
-for name in "${parsers[@]}"; do model_files+=("Sources/TouristModel/$name.swift"); done
+for name in "${parsers[@]}"; do model_files+=("$(find Sources/TouristModel -name "$name.swift")"); done
 
 # Each base module once, instrumented like the rest: one object file and its .swiftmodule.
 base_objects=()
