@@ -393,9 +393,10 @@ def test_delete_with_undo_survives_restart(launch, dirs, paris, loopback):
     assert [(r.id, r.position, r.file_name, r.state) for r in back] == \
            [(r.id, r.position, r.file_name, r.state) for r in undo_rows], "Undo did not restore the row"
     app.wait_gone(role="label", name="Photo removed", showing=True, timeout=15)
-    time.sleep(0.5)   # a wrong discard would run as the toast goes
-    assert (photos_dir(dirs) / target.file_name).is_file(), "Undo kept the row but its file was deleted"
+    # A wrong discard would run as the toast goes, or at the latest when the app quits (which
+    # commits what is pending and finishes the store's work): after it, the file must be there.
     app.stop()
+    assert (photos_dir(dirs) / target.file_name).is_file(), "Undo kept the row but its file was deleted"
 
     # After a restart the album is the 20 remaining photos, in order, without a download.
     loopback.control("reset")
