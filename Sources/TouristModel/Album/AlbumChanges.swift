@@ -37,13 +37,13 @@ extension AlbumState {
         while i < before.count || j < after.count {
             // Runs of photos only the old state has, then only the new one: one splice.
             var removing = 0
-            while i < before.count, index(of: before[i].photo.id ?? -1) == nil {
+            while i < before.count, before[i].photo.id.flatMap({ index(of: $0) }) == nil {
                 removing += 1
                 i += 1
             }
             var adding: [Int64] = []
-            while j < after.count, old.index(of: after[j].photo.id ?? -1) == nil {
-                adding.append(after[j].photo.id ?? -1)
+            while j < after.count, after[j].photo.id.flatMap({ old.index(of: $0) }) == nil {
+                if let id = after[j].photo.id { adding.append(id) }
                 j += 1
             }
             if removing > 0 || !adding.isEmpty {

@@ -98,7 +98,7 @@ public final class AlbumLoader {
     public init(pin: Pin, store: Store, source: PhotoSource, client: HTTPClient, perPage: Int,
                 maxConcurrent: Int = 8, scheduler: DownloadScheduler? = nil, rules: TransferRules = AlbumLoader.photoRules,
                 decodable: Set<ImageCheck.Format>? = nil) throws {
-        guard let id = pin.id else { throw StoreError.pinNotFound(-1) }
+        guard let id = pin.id else { throw StoreError.pinNotFound(nil) }
         pinID = id
         coordinate = pin.coordinate
         self.store = store

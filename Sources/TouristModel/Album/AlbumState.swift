@@ -16,7 +16,7 @@ public struct AlbumRows: Sendable, Equatable {
 
     /// `photos` in any order: the album's order is their `position` (then id, as the store sorts).
     public init(pin: Pin?, generation: Int64 = 0, photos: [Photo]) {
-        let sorted = photos.sorted { ($0.position, $0.id ?? -1) < ($1.position, $1.id ?? -1) }
+        let sorted = photos.sorted(by: Photo.albumOrder)
         self.init(pin: pin, generation: generation, cells: sorted.map(AlbumState.Cell.init))
     }
 
@@ -56,7 +56,7 @@ public struct AlbumRows: Sendable, Equatable {
     /// The same rows without some photos (removed, their deletion not observed yet).
     func hiding(_ ids: Set<Int64>) -> AlbumRows {
         guard ids.contains(where: { index[$0] != nil }) else { return self }
-        return AlbumRows(pin: pin, generation: generation, cells: cells.filter { !ids.contains($0.photo.id ?? -1) })
+        return AlbumRows(pin: pin, generation: generation, cells: cells.filter { $0.photo.id.map { !ids.contains($0) } ?? true })
     }
 
     public static func == (a: AlbumRows, b: AlbumRows) -> Bool {

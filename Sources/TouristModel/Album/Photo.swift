@@ -71,6 +71,19 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
 }
 
 extension Photo {
+    /// Album order: by position, then (two rows sharing one, as an interrupted write can leave
+    /// them) by id, a photo not yet stored first.
+    static func albumOrder(_ a: Photo, _ b: Photo) -> Bool {
+        if a.position != b.position { return a.position < b.position }
+        switch (a.id, b.id) {
+        case let (x?, y?): return x < y
+        case (nil, .some): return true
+        default: return false
+        }
+    }
+}
+
+extension Photo {
     /// Columns for queries, named once so SQL and Codable cannot drift apart
     /// (public because GRDB's TableRecord looks for this name).
     public enum Columns {

@@ -61,3 +61,9 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         id = inserted.rowID
     }
 }
+
+extension Pin {
+    /// What tells this pin apart in the map's groups: its id, or its position for a pin not yet
+    /// stored (the map shows stored pins only, but a key must not merge two unknown ones).
+    var clusterKey: String { id.map { String($0) } ?? "\(latitude),\(longitude)" }
+}

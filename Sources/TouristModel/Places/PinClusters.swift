@@ -136,7 +136,7 @@ public struct PinClusters: Sendable {
                 }
             }
             if members.count == 1 {
-                clusters.append(Cluster(key: "pin \(pins[index].id ?? -1)", pins: [pins[index]],
+                clusters.append(Cluster(key: "pin \(pins[index].clusterKey)", pins: [pins[index]],
                                         coordinate: pins[index].coordinate, x: point.x, y: point.y))
                 continue
             }
@@ -145,7 +145,7 @@ public struct PinClusters: Sendable {
             let y = members.reduce(0) { $0 + points[$1].y } / Double(members.count)
             let latitude = group.reduce(0) { $0 + $1.latitude } / Double(group.count)
             let longitude = group.reduce(0) { $0 + $1.longitude } / Double(group.count)
-            clusters.append(Cluster(key: "group \(level)/\(pins[index].id ?? -1)/\(group.count)", pins: group,
+            clusters.append(Cluster(key: "group \(level)/\(pins[index].clusterKey)/\(group.count)", pins: group,
                                     coordinate: Coordinate(latitude: latitude, longitude: longitude), x: x, y: y))
         }
         return clusters
@@ -153,6 +153,6 @@ public struct PinClusters: Sendable {
 
     private static func single(_ pin: Pin, level: Int) -> Cluster {
         let point = project(pin.coordinate, zoom: Double(level))
-        return Cluster(key: "pin \(pin.id ?? -1)", pins: [pin], coordinate: pin.coordinate, x: point.x, y: point.y)
+        return Cluster(key: "pin \(pin.clusterKey)", pins: [pin], coordinate: pin.coordinate, x: point.x, y: point.y)
     }
 }

@@ -68,13 +68,18 @@ extension Photo {
     static let positionRange = 0...Int(Int32.max)
     /// A reason is a sentence; a server's error text can be any length.
     static let maxFailureLength = 500
+    /// The pin of a photo whose row does not say which (see `init(row:)`).
+    static let noPin: Int64 = -1
 
     public init(row: Row) {
         let values = RowValues(row: row)
         let columns = CodingKeys.self
         self.init(
             id: values.int64(columns.id.rawValue),
-            pinId: values.int64(columns.pinId.rawValue) ?? -1,
+            // NOT NULL with a foreign key, and every read selects by pin: only a damaged file
+            // could fail here, and GRDB's row initialiser cannot fail, so such a photo belongs
+            // to no pin (SQLite never gives out a negative rowid).
+            pinId: values.int64(columns.pinId.rawValue) ?? Self.noPin,
             position: values.int(columns.position.rawValue, in: Self.positionRange) ?? 0,
             source: values.text(columns.source.rawValue) ?? "",
             sourceId: values.text(columns.sourceId.rawValue) ?? "",

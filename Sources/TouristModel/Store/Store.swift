@@ -6,7 +6,8 @@ import Translation
 /// Errors of the store itself (SQLite errors pass through as GRDB's `DatabaseError`).
 public enum StoreError: Error, Equatable, Sendable, LocalizedError {
     case invalidCoordinate
-    case pinNotFound(Int64)
+    /// The pin's id, nil for a pin never stored.
+    case pinNotFound(Int64?)
 
     public var errorDescription: String? {
         switch self {

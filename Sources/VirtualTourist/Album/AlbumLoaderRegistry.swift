@@ -33,7 +33,7 @@ final class AlbumLoaderRegistry {
 
     /// The pin's loader, new or already running.
     func loader(for pin: Pin) throws -> AlbumLoader {
-        guard let id = pin.id, let store = store() else { throw StoreError.pinNotFound(pin.id ?? -1) }
+        guard let id = pin.id, let store = store() else { throw StoreError.pinNotFound(pin.id) }
         if let loader = loaders[id] { return loader }
         // The pin comes from the map, which shows the stored pins as observed.
         let loader = try AlbumLoader(pin: pin, store: store, source: photoSource(),

@@ -204,7 +204,7 @@ final class PhotoGrid {
         cells.values.first(where: { $0.root.parentHasFocus })?.item?.position
     }
 
-    private static func key(_ photo: Photo) -> String { String(photo.id ?? -1) }
+    private static func key(_ photo: Photo) -> String { photo.id.map { String($0) } ?? photo.remoteURL }
 
     private func photoID(at position: Int) -> Int64? {
         guard position < list.count else { return nil }

@@ -252,7 +252,7 @@ final class MainWindow {
         closeViewer()
         guard let albumPage else { return }
         albumPage.close()
-        app.albumLoaders.release(pinID: albumPage.pin.id ?? -1)
+        if let id = albumPage.pin.id { app.albumLoaders.release(pinID: id) }
         self.albumPage = nil
         events.send(.albumClosed)
     }

@@ -32,7 +32,7 @@ final class TraceRecorder {
             switch event {
             case .albumOpening(let pin):
                 self.trace.resetGap()
-                self.trace.event("album_opened", ["pin": .int(Int(pin.id ?? -1))])
+                self.trace.event("album_opened", Self.id("pin", pin.id))
             case .albumOpened(let loader):
                 self.follow(loader)
             case .albumClosed:
@@ -58,7 +58,7 @@ final class TraceRecorder {
     private func followPages() {
         subscriptions.append(AlbumPage.events.observe { [trace] event in
             switch event {
-            case .shown(let pin): trace.event("album_page_shown", ["pin": .int(Int(pin.id ?? -1))])
+            case .shown(let pin): trace.event("album_page_shown", Self.id("pin", pin.id))
             case .placeholdersShown(let count): trace.event("placeholders_shown", ["count": .int(count)])
             case .photoShown(let id): trace.event("photo_shown", ["photo": .int(Int(id))])
             case .visibleShown(let cells, let page): trace.eventAfterNextPaint("visible_painted", of: page, ["cells": .int(cells)])
@@ -66,12 +66,17 @@ final class TraceRecorder {
         })
         subscriptions.append(PhotoViewer.events.observe { [trace] event in
             switch event {
-            case .shown(let photo): trace.event("viewer_shown", ["photo": .int(Int(photo.id ?? -1))])
-            case .pageShown(let photo): trace.event("viewer_page_shown", ["photo": .int(Int(photo.id ?? -1))])
+            case .shown(let photo): trace.event("viewer_shown", Self.id("photo", photo.id))
+            case .pageShown(let photo): trace.event("viewer_page_shown", Self.id("photo", photo.id))
             }
         })
         subscriptions.append(ZoomableImage.zoomChanged.observe { [trace] change in
             trace.event("viewer_zoom", ["zoom": .double(change.zoom), "percent": .int(change.percent)])
         })
+    }
+
+    /// A record's id as a trace field; none for a record never stored (the trace never sees one).
+    private static func id(_ name: String, _ id: Int64?) -> [String: Trace.Value] {
+        id.map { [name: .int(Int($0))] } ?? [:]
     }
 }
