@@ -20,6 +20,10 @@ from pathlib import Path
 
 from gi.repository import Gio, GLib
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "Support"))
+import portal_bus  # noqa: E402
+from portal_bus import PATH  # noqa: E402
+
 NODE = """<node>
   <interface name="org.freedesktop.portal.FileChooser">
     <method name="SaveFile"><arg type="s" direction="in"/><arg type="s" direction="in"/>
@@ -38,7 +42,6 @@ NODE = """<node>
     <property name="version" type="u" access="read"/>
   </interface>
 </node>"""
-PATH = "/org/freedesktop/portal/desktop"
 
 
 class PortalStandIn:
@@ -64,8 +67,6 @@ class PortalStandIn:
 def main() -> None:
     log = open(sys.argv[1], "a", buffering=1)
     chosen = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--choose" else None
-    loop = GLib.MainLoop()
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
     def call(connection, sender, path, interface, method, parameters, invocation):
         if method == "Lookup":
@@ -91,11 +92,7 @@ def main() -> None:
     def get_property(connection, sender, path, interface, name):
         return GLib.Variant("u", 3 if interface.endswith(("FileChooser", "NetworkMonitor")) else 1)
 
-    for info in Gio.DBusNodeInfo.new_for_xml(NODE).interfaces:
-        bus.register_object(PATH, info, call, get_property, None)
-    Gio.bus_own_name_on_connection(bus, "org.freedesktop.portal.Desktop", Gio.BusNameOwnerFlags.NONE,
-                                   lambda *_: print("READY", flush=True), lambda *_: loop.quit())
-    loop.run()
+    portal_bus.serve(NODE, call, get_property)
 
 
 if __name__ == "__main__":

@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 import sys
 
-from gi.repository import Gio, GLib
+from gi.repository import GLib
 
-NAME = "org.freedesktop.portal.Desktop"
-PATH = "/org/freedesktop/portal/desktop"
+import portal_bus
+
 INTERFACE = "org.freedesktop.portal.NetworkMonitor"
 NODE = """<node>
   <interface name="org.freedesktop.portal.NetworkMonitor">
@@ -46,9 +46,7 @@ LOCAL, FULL = 1, 4
 
 def main() -> None:
     log = open(sys.argv[1], "a", buffering=1)
-    state = {"available": True}
-    loop = GLib.MainLoop()
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+    state = {"available": "--offline" not in sys.argv[2:]}
 
     def call(connection, sender, path, interface, method, parameters, invocation):
         available = state["available"]
@@ -71,29 +69,14 @@ def main() -> None:
     def get_property(connection, sender, path, interface, name):
         return GLib.Variant("u", 3 if interface == INTERFACE else 1)
 
-    def command(channel, condition):
-        line = channel.readline()
-        if not line:
-            loop.quit()
-            return False
-        word = line.strip()
+    def command(word: str) -> None:
         if word in ("online", "offline"):
             state["available"] = word == "online"
-            # Broadcast, as the real portal does; the monitor then asks GetStatus again.
-            bus.emit_signal(None, PATH, INTERFACE, "changed", None)
-            bus.flush_sync(None)
+            # The monitor then asks GetStatus again.
+            portal_bus.broadcast(INTERFACE, "changed", None)
             print(word, flush=True)
-        return True
 
-    for info in Gio.DBusNodeInfo.new_for_xml(NODE).interfaces:
-        bus.register_object(PATH, info, call, get_property, None)
-    if len(sys.argv) > 2 and sys.argv[2] == "--offline":
-        state["available"] = False
-    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
-    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IOCondition.IN | GLib.IOCondition.HUP, command)
-    Gio.bus_own_name_on_connection(bus, NAME, Gio.BusNameOwnerFlags.NONE,
-                                   lambda *_: print("READY", flush=True), lambda *_: loop.quit())
-    loop.run()
+    portal_bus.serve(NODE, call, get_property, command)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import sys
 
-from gi.repository import Gio, GLib
+from gi.repository import GLib
 
-NAME = "org.freedesktop.portal.Desktop"
-PATH = "/org/freedesktop/portal/desktop"
+import portal_bus
+
 INTERFACE = "org.freedesktop.portal.Settings"
 NODE = """<node>
   <interface name="org.freedesktop.portal.Settings">
@@ -36,8 +36,6 @@ SCHEMES = {"light": 0, "dark": 1}   # 0 is "no preference", which libadwaita dra
 
 def main() -> None:
     state = {"color-scheme": SCHEMES["dark" if "--dark" in sys.argv else "light"]}
-    loop = GLib.MainLoop()
-    bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
     def value(namespace: str, key: str) -> GLib.Variant | None:
         if namespace == APPEARANCE and key == "color-scheme":
@@ -63,27 +61,14 @@ def main() -> None:
     def get_property(connection, sender, path, interface, name):
         return GLib.Variant("u", 2)
 
-    def command(channel, condition):
-        line = channel.readline()
-        if not line:
-            loop.quit()
-            return False
-        word = line.strip()
+    def command(word: str) -> None:
         if word in SCHEMES:
             state["color-scheme"] = SCHEMES[word]
-            bus.emit_signal(None, PATH, INTERFACE, "SettingChanged",
-                            GLib.Variant("(ssv)", (APPEARANCE, "color-scheme", value(APPEARANCE, "color-scheme"))))
-            bus.flush_sync(None)
+            portal_bus.broadcast(INTERFACE, "SettingChanged",
+                                 GLib.Variant("(ssv)", (APPEARANCE, "color-scheme", value(APPEARANCE, "color-scheme"))))
             print(word, flush=True)
-        return True
 
-    for info in Gio.DBusNodeInfo.new_for_xml(NODE).interfaces:
-        bus.register_object(PATH, info, call, get_property, None)
-    channel = GLib.IOChannel.unix_new(sys.stdin.fileno())
-    GLib.io_add_watch(channel, GLib.PRIORITY_DEFAULT, GLib.IOCondition.IN | GLib.IOCondition.HUP, command)
-    Gio.bus_own_name_on_connection(bus, NAME, Gio.BusNameOwnerFlags.NONE,
-                                   lambda *_: print("READY", flush=True), lambda *_: loop.quit())
-    loop.run()
+    portal_bus.serve(NODE, call, get_property, command)
 
 
 if __name__ == "__main__":
