@@ -32,15 +32,7 @@ NODE = """<node>
       <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
     <property name="version" type="u" access="read"/>
   </interface>
-  <interface name="org.freedesktop.portal.NetworkMonitor">
-    <method name="GetStatus"><arg type="a{sv}" direction="out"/></method>
-    <signal name="changed"/>
-    <property name="version" type="u" access="read"/>
-  </interface>
-  <interface name="org.freedesktop.portal.ProxyResolver">
-    <method name="Lookup"><arg type="s" direction="in"/><arg type="as" direction="out"/></method>
-    <property name="version" type="u" access="read"/>
-  </interface>
+  """ + portal_bus.NETWORK_MONITOR_XML + portal_bus.PROXY_RESOLVER_XML + """
 </node>"""
 
 
@@ -69,13 +61,7 @@ def main() -> None:
     chosen = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--choose" else None
 
     def call(connection, sender, path, interface, method, parameters, invocation):
-        if method == "Lookup":
-            invocation.return_value(GLib.Variant("(as)", (["direct://"],)))
-            return
-        if method == "GetStatus":  # online, unmetered, full connectivity (4)
-            invocation.return_value(GLib.Variant("(a{sv})", ({
-                "available": GLib.Variant("b", True), "metered": GLib.Variant("b", False),
-                "connectivity": GLib.Variant("u", 4)},)))
+        if portal_bus.answer_network(method, invocation, available=True):
             return
         parent, title, options = parameters.unpack()
         log.write(json.dumps({"method": method, "title": title, "directory": bool(options.get("directory", False)),

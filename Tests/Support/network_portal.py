@@ -23,25 +23,8 @@ from gi.repository import GLib
 
 import portal_bus
 
-INTERFACE = "org.freedesktop.portal.NetworkMonitor"
-NODE = """<node>
-  <interface name="org.freedesktop.portal.NetworkMonitor">
-    <method name="GetAvailable"><arg type="b" direction="out"/></method>
-    <method name="GetMetered"><arg type="b" direction="out"/></method>
-    <method name="GetConnectivity"><arg type="u" direction="out"/></method>
-    <method name="GetStatus"><arg type="a{sv}" direction="out"/></method>
-    <method name="CanReach"><arg type="s" direction="in"/><arg type="u" direction="in"/>
-      <arg type="b" direction="out"/></method>
-    <signal name="changed"/>
-    <property name="version" type="u" access="read"/>
-  </interface>
-  <interface name="org.freedesktop.portal.ProxyResolver">
-    <method name="Lookup"><arg type="s" direction="in"/><arg type="as" direction="out"/></method>
-    <property name="version" type="u" access="read"/>
-  </interface>
-</node>"""
-# GNetworkConnectivity: 1 local only, 4 full.
-LOCAL, FULL = 1, 4
+INTERFACE = portal_bus.NETWORK_MONITOR
+NODE = f"<node>{portal_bus.NETWORK_MONITOR_XML}{portal_bus.PROXY_RESOLVER_XML}\n</node>"
 
 
 def main() -> None:
@@ -49,22 +32,9 @@ def main() -> None:
     state = {"available": "--offline" not in sys.argv[2:]}
 
     def call(connection, sender, path, interface, method, parameters, invocation):
-        available = state["available"]
         if method != "Lookup":
-            log.write(json.dumps({"method": method, "available": available}) + "\n")
-        if method == "Lookup":
-            invocation.return_value(GLib.Variant("(as)", (["direct://"],)))
-        elif method == "GetStatus":
-            invocation.return_value(GLib.Variant("(a{sv})", ({
-                "available": GLib.Variant("b", available),
-                "metered": GLib.Variant("b", False),
-                "connectivity": GLib.Variant("u", FULL if available else LOCAL)},)))
-        elif method in ("GetAvailable", "CanReach"):
-            invocation.return_value(GLib.Variant("(b)", (available,)))
-        elif method == "GetMetered":
-            invocation.return_value(GLib.Variant("(b)", (False,)))
-        elif method == "GetConnectivity":
-            invocation.return_value(GLib.Variant("(u)", (FULL if available else LOCAL,)))
+            log.write(json.dumps({"method": method, "available": state["available"]}) + "\n")
+        portal_bus.answer_network(method, invocation, state["available"])
 
     def get_property(connection, sender, path, interface, name):
         return GLib.Variant("u", 3 if interface == INTERFACE else 1)

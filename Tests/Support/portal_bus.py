@@ -11,6 +11,49 @@ from gi.repository import Gio, GLib
 NAME = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
 
+# Interfaces more than one stand-in serves. GIO asks the network monitor (version 3: GetStatus,
+# falling back to the older calls) and, with portals on, the proxy resolver for every request.
+NETWORK_MONITOR = "org.freedesktop.portal.NetworkMonitor"
+NETWORK_MONITOR_XML = """
+  <interface name="org.freedesktop.portal.NetworkMonitor">
+    <method name="GetAvailable"><arg type="b" direction="out"/></method>
+    <method name="GetMetered"><arg type="b" direction="out"/></method>
+    <method name="GetConnectivity"><arg type="u" direction="out"/></method>
+    <method name="GetStatus"><arg type="a{sv}" direction="out"/></method>
+    <method name="CanReach"><arg type="s" direction="in"/><arg type="u" direction="in"/>
+      <arg type="b" direction="out"/></method>
+    <signal name="changed"/>
+    <property name="version" type="u" access="read"/>
+  </interface>"""
+PROXY_RESOLVER_XML = """
+  <interface name="org.freedesktop.portal.ProxyResolver">
+    <method name="Lookup"><arg type="s" direction="in"/><arg type="as" direction="out"/></method>
+    <property name="version" type="u" access="read"/>
+  </interface>"""
+# GNetworkConnectivity: 1 local only, 4 full.
+LOCAL, FULL = 1, 4
+
+
+def answer_network(method: str, invocation, available: bool) -> bool:
+    """Answers a NetworkMonitor or ProxyResolver call as a portal that says `available`, with
+    proxies "direct://"; False when `method` is neither's."""
+    connectivity = FULL if available else LOCAL
+    if method == "Lookup":
+        invocation.return_value(GLib.Variant("(as)", (["direct://"],)))
+    elif method == "GetStatus":
+        invocation.return_value(GLib.Variant("(a{sv})", ({
+            "available": GLib.Variant("b", available), "metered": GLib.Variant("b", False),
+            "connectivity": GLib.Variant("u", connectivity)},)))
+    elif method in ("GetAvailable", "CanReach"):
+        invocation.return_value(GLib.Variant("(b)", (available,)))
+    elif method == "GetMetered":
+        invocation.return_value(GLib.Variant("(b)", (False,)))
+    elif method == "GetConnectivity":
+        invocation.return_value(GLib.Variant("(u)", (connectivity,)))
+    else:
+        return False
+    return True
+
 
 def serve(node_xml: str, call, get_property, command: Callable[[str], None] | None = None) -> None:
     """Registers the interfaces of `node_xml` at PATH with `call(connection, sender, path,
