@@ -13,12 +13,39 @@ final class NetworkMonitorTests: XCTestCase {
     private static let passed = "NETWORK-MONITOR-CHILD-PASSED"
 
     func testReportsThePortalsChangesBothWays() throws {
+        try runInChild("testReportsThePortalsChangesBothWays") { try Self.runAgainstPortal() }
+    }
+
+    /// GIO's portal monitor reads "unavailable" until the portal's first answer: that is no
+    /// answer yet, and an answer of "offline" (the same value) is still reported as the answer.
+    func testTheFirstAnswerIsReportedEvenWhenOffline() throws {
+        try runInChild("testTheFirstAnswerIsReportedEvenWhenOffline") {
+            let portal = try PortalStandIn(offline: true)
+            defer { portal.stop() }
+            let monitor = NetworkMonitor()
+            XCTAssertFalse(monitor.hasAnswered, "before the portal's answer")
+            XCTAssertFalse(monitor.isAvailable)
+            var reported: [Bool] = []
+            monitor.onAvailabilityChange = { reported.append($0) }
+            XCTAssertTrue(MainLoop.run(until: { !reported.isEmpty }, timeout: 20), "no first answer")
+            XCTAssertEqual(reported, [false])
+            XCTAssertTrue(monitor.hasAnswered)
+            try portal.send("online")
+            XCTAssertTrue(MainLoop.run(until: { reported == [false, true] }, timeout: 20), "online: \(reported)")
+        }
+    }
+
+    /// Runs `body` in this test binary started again, in a private D-Bus session with GIO's
+    /// portal monitor, running only the test `name`; here, checks that run passed.
+    private func runInChild(_ name: String, _ body: @MainActor () throws -> Void) throws {
         if ProcessInfo.processInfo.environment[Self.childFlag] != nil {
-            return try MainActor.assumeIsolated { try Self.runAgainstPortal() }
+            try MainActor.assumeIsolated { try body() }
+            print(Self.passed)
+            return
         }
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-run-session")
-        child.arguments = ["--", CommandLine.arguments[0], "GtkKitTests.NetworkMonitorTests/testReportsThePortalsChangesBothWays"]
+        child.arguments = ["--", CommandLine.arguments[0], "GtkKitTests.NetworkMonitorTests/\(name)"]
         var environment = ProcessInfo.processInfo.environment
         environment[Self.childFlag] = "1"
         environment["GIO_USE_PORTALS"] = "1"
@@ -51,7 +78,6 @@ final class NetworkMonitorTests: XCTestCase {
         try portal.send("online")
         XCTAssertTrue(MainLoop.run(until: { reported == [true, false, true] }, timeout: 20), "online: \(reported)")
         XCTAssertTrue(monitor.isAvailable)
-        print(passed)
     }
 }
 
@@ -61,10 +87,11 @@ private final class PortalStandIn {
     private let input = Pipe()
     private let output = Pipe()
 
-    init() throws {
+    init(offline: Bool = false) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [root.appendingPathComponent("Tests/Support/network_portal.py").path, "/dev/null"]
+            + (offline ? ["--offline"] : [])
         process.standardInput = input
         process.standardOutput = output
         try process.run()

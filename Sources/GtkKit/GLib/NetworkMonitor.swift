@@ -7,19 +7,27 @@ internal import CShim
 /// network) may still reach the services, so it is left to the transfers to find out.
 @MainActor
 public final class NetworkMonitor: Object {
-    /// Called on the main thread when `isAvailable` changes.
+    /// Called on the main thread when `isAvailable` changes, and on the portal's first answer.
     public var onAvailabilityChange: ((Bool) -> Void)?
+    /// Whether `isAvailable` is the system's answer yet. GIO's portal monitor (Flatpak) says
+    /// "unavailable" until the portal has answered its first asynchronous call; that answer
+    /// arrives as "network-changed" even when it is "unavailable" again, and is reported through
+    /// `onAvailabilityChange` whatever it says.
+    public private(set) var hasAnswered: Bool
     private var last: Bool
 
-    /// The process's monitor (GIO creates it on first use; with the portal, its first answer
-    /// arrives asynchronously and is reported through `onChange`).
+    /// The process's monitor (GIO creates it on first use).
     public init() {
         let monitor = g_network_monitor_get_default()
         last = g_network_monitor_get_network_available(monitor).isTrue
+        let typeName = UnsafeMutablePointer<GTypeInstance>(monitor).flatMap { g_type_name_from_instance($0) }
+        hasAnswered = typeName.map { String(cString: $0) } != "GNetworkMonitorPortal"
         super.init(monitor)
-        // "notify" rather than "network-changed", which also fires for metered and connectivity
-        // changes with the same availability; the value is compared anyway, as notify may repeat.
+        // "notify" for a change of availability alone ("network-changed" also fires for metered
+        // and connectivity changes with the same availability); the value is compared anyway.
         onChange(of: "network-available") { [weak self] in self?.update() }
+        // The portal's first answer, and any change (the gboolean argument is read again below).
+        Signal.connect(raw, "network-changed", uint: { [weak self] _ in self?.update() })
     }
 
     public var isAvailable: Bool {
@@ -28,7 +36,9 @@ public final class NetworkMonitor: Object {
 
     private func update() {
         let now = isAvailable
-        guard now != last else { return }
+        let first = !hasAnswered
+        hasAnswered = true
+        guard now != last || first else { return }
         last = now
         onAvailabilityChange?(now)
     }

@@ -22,6 +22,7 @@ public typealias PointHandler = @MainActor (Double, Double) -> Void
 public typealias ClickHandler = @MainActor (Int, Double, Double) -> Void
 public typealias KeyHandler = @MainActor (Key, Modifiers) -> Bool
 public typealias DoubleHandler = @MainActor (Double) -> Void
+package typealias UIntHandler = @MainActor (UInt32) -> Void
 public typealias ScrollHandler = @MainActor (Double, Double) -> Bool
 
 /// A connected handler, to disconnect it by.
@@ -75,6 +76,15 @@ package enum Signal {
     package static func connect(_ instance: gpointer, _ name: String, key handler: @escaping KeyHandler) -> HandlerID {
         HandlerID(value: vt_connect_key(instance, name, { _, keyval, _, state, data in
             MainActor.assumeIsolated { box(data, KeyHandler.self)(Key(keyval: keyval), Modifiers(state)).g }
+        }, retain(handler), releaseBox))
+    }
+
+    /// For signals with one guint argument (GtkGridView "activate"), or one gboolean
+    /// (GNetworkMonitor "network-changed"), which is passed the same way.
+    @discardableResult
+    package static func connect(_ instance: gpointer, _ name: String, uint handler: @escaping UIntHandler) -> HandlerID {
+        HandlerID(value: vt_connect_uint(instance, name, { _, value, data in
+            MainActor.assumeIsolated { box(data, UIntHandler.self)(value) }
         }, retain(handler), releaseBox))
     }
 

@@ -34,11 +34,7 @@ public final class GridView: Widget {
 
     /// Enter or double-click on a cell.
     public func onActivate(_ handler: @escaping (Int) -> Void) {
-        vt_connect_uint(raw, "activate", { _, position, data in
-            MainActor.assumeIsolated { Unmanaged<ClosureBox<(Int) -> Void>>.fromOpaque(data!).takeUnretainedValue().body(Int(position)) }
-        }, Unmanaged.passRetained(ClosureBox(handler)).toOpaque(), { data, _ in
-            Unmanaged<AnyObject>.fromOpaque(data!).release()
-        })
+        Signal.connect(raw, "activate", uint: { position in handler(Int(position)) })
     }
 
     public var selectedPosition: Int? {

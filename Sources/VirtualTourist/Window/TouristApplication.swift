@@ -123,7 +123,9 @@ final class TouristApplication {
         guard networkMonitor == nil else { return }
         let monitor = NetworkMonitor()
         monitor.onAvailabilityChange = { [unowned self] available in self.connectivity.update(isOnline: available) }
-        connectivity.update(isOnline: monitor.isAvailable)
+        // The portal's "unavailable" before its first answer is no answer: until it comes, the
+        // network counts as there, as it did before the monitor was asked.
+        if monitor.hasAnswered { connectivity.update(isOnline: monitor.isAvailable) }
         networkMonitor = monitor
     }
 
