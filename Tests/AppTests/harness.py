@@ -651,6 +651,14 @@ class App(AppProcess):
                 return window
         return None
 
+    def round_trip(self, count: int = 2) -> None:
+        """Proof, for an absence check, that the app had its chance: `count` AT-SPI calls in a row
+        answered by its main loop (extents are never cached by libatspi), so whatever was queued
+        there before them (a finished transfer's callback, an idle, a state's delivery) has run."""
+        for _ in range(count):
+            window = self.main_window()
+            assert window is not None and extents(window) is not None, "the window answers AT-SPI"
+
     def wait_for_window(self, timeout: float = 30.0):
         def ready():
             self.assert_alive()

@@ -149,7 +149,7 @@ def test_quit_or_crash_mid_burst_leaves_no_temporary_files(launch, dirs, paris, 
     app = launch()
     app.key("Escape")
     app.x.xdotool("key", "--clearmodifiers", "--delay", "15", *["ctrl+d", "Right"] * 20)
-    wait_for(lambda: len(temporaries(dirs)) >= PER_HOST, 60, "downloads under way")
+    wait_for(lambda: len(temporaries(dirs)) >= PER_HOST, 60, message="downloads under way")
     app.stop()   # SIGTERM: the normal quit
     assert not temporaries(dirs), "a quit left temporary files"
 
@@ -157,11 +157,11 @@ def test_quit_or_crash_mid_burst_leaves_no_temporary_files(launch, dirs, paris, 
     app = launch()
     app.key("Escape")
     app.x.xdotool("key", "--clearmodifiers", "--delay", "15", *["ctrl+d", "Right"] * 5)
-    wait_for(lambda: len(temporaries(dirs)) >= PER_HOST, 60, "downloads under way")
+    wait_for(lambda: len(temporaries(dirs)) >= PER_HOST, 60, message="downloads under way")
     app.kill()
     left = temporaries(dirs)
     assert left, "the crash came too late to test anything"
     loopback.control("clear")
     launch()
     wait_for(lambda: not set(temporaries(dirs)) & set(left), 30,
-             lambda: f"the crash's temporary files to be removed: {temporaries(dirs)}")
+             message=lambda: f"the crash's temporary files to be removed: {temporaries(dirs)}")

@@ -220,7 +220,9 @@ def test_undo_after_leaving_the_album_starts_no_transfer(launch, dirs, paris, lo
     app.click(app.wait_find(role=BUTTON, name="Undo", showing=True, timeout=5))
     wait_for(lambda: removed.id in {r.id for r in rows(dirs, pin_id)}, 5, message="the row back after Undo")
     assert [r.id for r in rows(dirs, pin_id)] == [r.id for r in before]
-    time.sleep(0.5)   # an absence check: a loader restarted by Undo would have asked by now
+    # An absence check: a loader restarted by Undo would have asked once the restore's delivery
+    # ran, which the round trip proves it has.
+    app.round_trip()
     late = [e["path"] for e in loopback.requests("image") if e["start"] > left]
     assert not late, f"Undo started transfers for an album nobody shows: {late}"
 

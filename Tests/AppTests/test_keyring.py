@@ -78,6 +78,10 @@ def test_key_moves_from_the_settings_file_to_the_keyring(launch, dirs, paris, lo
     # The next start has the key only in the keyring: Flickr still gets it.
     loopback.control("clear")
     app = launch(env={"VT_TRACE": str(trace)})
+    # Somewhere else: a second pin near the first one would join it in a group.
+    app.key("Escape")
+    for _ in range(6):
+        app.key("Right")
     drop_pin(app, dirs)
     wait_for(lambda: flickr_keys(loopback), 15, message="a Flickr search after a restart")
     assert set(flickr_keys(loopback)) == {key}

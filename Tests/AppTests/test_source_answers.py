@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from harness import BUTTON, name_of, wait_for
 from test_album import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, pointer_click, rows, titles,
                         wait_downloaded)
@@ -59,11 +61,13 @@ def test_mediawiki_errors_list_is_a_failure_with_try_again(launch, dirs, paris, 
 
 # ---------------------------------------------------------------- a photo cut off
 
-def test_cut_off_photo_says_so_on_its_cell(launch, dirs, paris, loopback):
-    """Two photos end before their body did (the connection closes mid-transfer, libsoup says
-    "Connection terminated unexpectedly"): their cells say the
-    download was cut off, not that the app could not connect."""
-    loopback.control("fault", mode="truncated_chunked", target="image", count=2)
+@pytest.mark.parametrize("mode", ["truncated_image", "truncated_chunked"])
+def test_cut_off_photo_says_so_on_its_cell(launch, dirs, paris, loopback, mode):
+    """Two photos end before their body did: the connection closes before the Content-Length
+    announced (truncated_image), or after a chunked body's first chunk (truncated_chunked), where
+    libsoup says "Connection terminated unexpectedly". Their cells say the download was cut off,
+    not that the app could not connect."""
+    loopback.control("fault", mode=mode, target="image", count=2)
     app = launch()
     pin_id, lat, lon = drop_pin(app, dirs)
     album = open_album(app, lat, lon)

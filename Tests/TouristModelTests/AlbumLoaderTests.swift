@@ -28,9 +28,7 @@ final class AlbumLoaderTests: XCTestCase {
     private let source = PagedSource(pages: [remotePhotos(3, prefix: "a"), remotePhotos(3, prefix: "b")])
 
     override func setUp() async throws {
-        let directory = try makeTemporaryDirectory(self)
-        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        store = try makeStore(self)
         pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
         client = FakeHTTPClient { _ in SampleImages.jpeg }
     }

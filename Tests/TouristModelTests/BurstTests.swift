@@ -34,9 +34,7 @@ final class BurstTests: XCTestCase {
     private var store: Store!
 
     override func setUp() async throws {
-        let directory = try makeTemporaryDirectory(self)
-        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        store = try makeStore(self)
     }
 
     /// A complete incoming file for the photo, as a finished download leaves it.

@@ -56,14 +56,13 @@ final class OfflineTests: XCTestCase {
     private let client = HeldClient()
 
     override func setUp() async throws {
-        let directory = try makeTemporaryDirectory(self)
-        store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
-                          photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
+        store = try makeStore(self)
         pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
     }
 
+    private lazy var scheduler = DownloadScheduler(perHost: 8, total: 8, connectivity: connectivity)
+
     private func makeLoader() throws -> AlbumLoader {
-        let scheduler = DownloadScheduler(perHost: 8, total: 8, connectivity: connectivity)
         return try AlbumLoader(pin: try XCTUnwrap(try store.pin(id: pin.id!)), store: store,
                                source: OnePageSource(client: client), client: client, perPage: 10, scheduler: scheduler)
     }
@@ -109,7 +108,8 @@ final class OfflineTests: XCTestCase {
         loader.start()
         try await until("the search to be asked for") { loader.state.phase == .searching }
         XCTAssertTrue(loader.isWaitingForNetwork)
-        try await Task.sleep(for: .milliseconds(50))
+        // Proof that the search had its chance to go out: it waits for a slot instead.
+        try await until("the search to wait in the scheduler") { self.scheduler.waitingCount == 1 }
         XCTAssertEqual(client.requests, [], "nothing goes out offline")
         let before = changes
         connectivity.update(isOnline: true)
@@ -132,7 +132,8 @@ final class OfflineTests: XCTestCase {
         try await until("the photos' requests") { self.client.waiting == 3 }
         connectivity.update(isOnline: false)
         client.failAll(.network("Network is unreachable"))
-        try await Task.sleep(for: .milliseconds(100))
+        // Proof that the failures were handled: the three transfers wait for a slot again.
+        try await until("the transfers to wait in the scheduler") { self.scheduler.waitingCount == 3 }
         XCTAssertEqual(failed(loader), 0, "no photo fails for want of a network")
         XCTAssertEqual(loader.state.phase, .filling)
         XCTAssertTrue(loader.isWaitingForNetwork)
