@@ -45,3 +45,34 @@ def search(query: str, limit: int = 10, places=PLACES) -> bytes:
         "boundingbox": [f"{v:.7f}" for v in box],
     } for index, (_, display, kind, lat, lon, box) in enumerate(found[:max(1, min(limit, 50))])]
     return json.dumps(answer, ensure_ascii=False).encode()
+
+
+# Reverse geocoding (`/nominatim/reverse`): places answered within REVERSE_RADIUS degrees of their
+# point, in Nominatim's jsonv2 shape; anywhere else {"error": "Unable to geocode"}, as Nominatim
+# answers for the open sea. Away from the tests' usual map (Paris at the Eiffel Tower), so pins
+# dropped there keep their coordinates for names.
+REVERSE_RADIUS = 0.005
+REVERSE_PLACES = (
+    (48.8867, 2.3431, {
+        "place_id": 88066139, "osm_type": "relation", "osm_id": 2192616, "category": "boundary",
+        "type": "administrative", "place_rank": 20, "importance": 0.47, "addresstype": "suburb",
+        "name": "Montmartre",
+        "display_name": "Montmartre, Paris 18e Arrondissement, Paris, Île-de-France, France métropolitaine, "
+                        "75018, France",
+        "address": {"suburb": "Montmartre", "city_district": "Paris 18e Arrondissement", "city": "Paris",
+                    "ISO3166-2-lvl6": "FR-75C", "state": "Île-de-France", "ISO3166-2-lvl4": "FR-IDF",
+                    "region": "France métropolitaine", "postcode": "75018", "country": "France",
+                    "country_code": "fr"},
+        "boundingbox": ["48.8804000", "48.8940000", "2.3277000", "2.3508000"]}),
+)
+
+
+def reverse(lat: float | None, lon: float | None, places=REVERSE_PLACES) -> bytes:
+    """The answer for the point (lat, lon): the place around it, or Nominatim's error object."""
+    if lat is None or lon is None:
+        return json.dumps({"error": {"code": 400, "message": "Parameter 'lat' missing."}}).encode()
+    for plat, plon, answer in places:
+        if abs(plat - lat) <= REVERSE_RADIUS and abs(plon - lon) <= REVERSE_RADIUS:
+            return json.dumps({**answer, "licence": "Data © OpenStreetMap contributors, ODbL 1.0",
+                               "lat": f"{plat:.7f}", "lon": f"{plon:.7f}"}, ensure_ascii=False).encode()
+    return json.dumps({"error": "Unable to geocode"}).encode()

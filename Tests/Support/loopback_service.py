@@ -26,7 +26,7 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
 
 Fault modes: listed and described in loopback_faults.py.
 
-Targets: search, image, tile, geocode (`/nominatim/search`, see loopback_geocoder.py), any
+Targets: search, image, tile, geocode (`/nominatim/search` and `/reverse`, see loopback_geocoder.py), any
 (plural forms such as `images` are accepted).  Holding makes tests independent of machine speed:
 "the album is still downloading" is a state a test creates and ends on purpose, not a window it
 hopes to hit.  A held request whose client hangs up (the app cancelled it) ends at once and is
@@ -177,6 +177,13 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             places = self._real.PLACES if self._real else loopback_geocoder.PLACES
             return Response(200, "application/json",
                             loopback_geocoder.search(q.get("q", ""), int_param(q, "limit", 10), places))
+        if path == "/nominatim/reverse":
+            def coordinate(name: str) -> float | None:
+                try:
+                    return float(q[name])
+                except (KeyError, ValueError):
+                    return None
+            return Response(200, "application/json", loopback_geocoder.reverse(coordinate("lat"), coordinate("lon")))
         if m := IMAGE_RE.match(path):
             return self._image(m.group(1), int(m.group(2)), int(m.group(3)))
         if path.startswith("/wiki/"):
@@ -187,7 +194,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         if path == "/":
             return Response(200, "text/plain; charset=utf-8",
                             b"Virtual Tourist loopback service: /tiles/Z/X/Y.png, /flickr/services/rest/,"
-                            b" /commons/w/api.php, /nominatim/search, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
+                            b" /commons/w/api.php, /nominatim/search, /nominatim/reverse, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
         return Response(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _tile(self, z: int, x: int, y: int) -> Response:

@@ -43,6 +43,8 @@ public final class Geocoder {
     /// Shared by every request to the endpoint's host.
     private let pacer: RequestPacer
     private var cache: [String: [Place]] = [:]
+    /// Reverse answers by `reverseKey`: a name, or nil for "none there".
+    private var reverseCache: [String: String?] = [:]
     /// Offline, a search not answered before fails at once instead of waiting for a timeout.
     private let connectivity: Connectivity?
 
@@ -84,6 +86,51 @@ public final class Geocoder {
         let places = try Place.decodeNominatim(data)
         cache[key] = places
         return places
+    }
+
+    /// The name of the place at `coordinate` ("Montmartre, Paris"), from Nominatim's `/reverse`
+    /// beside the search endpoint, within the same pacing; nil when the service knows none there
+    /// (the open sea). Answers are cached for the session.
+    public func reverse(_ coordinate: Coordinate) async throws -> String? {
+        let key = Self.reverseKey(coordinate)
+        if let cached = reverseCache[key] { return cached }
+        if connectivity?.isOnline == false { throw GeocoderError.offline }
+        let answer: Data?
+        do {
+            answer = try await pacer.run { [client, connectivity] sent in
+                guard reverseCache[key] == nil else { return nil }
+                if connectivity?.isOnline == false { throw GeocoderError.offline }
+                return try await client.get(reverseURL(for: coordinate),
+                                            rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30), sent: sent)
+            }
+        } catch let error as HTTPError {
+            throw Self.map(error)
+        }
+        guard let data = answer else { return reverseCache[key] ?? nil }
+        try Task.checkCancellation()
+        let name = try Place.decodeReverse(data)
+        reverseCache[key] = .some(name)
+        return name
+    }
+
+    /// Zoom 14 names a suburb or neighbourhood, within its town or city.
+    static let reverseZoom = 14
+
+    func reverseURL(for coordinate: Coordinate) -> URL {
+        var components = URLComponents(url: endpoint.deletingLastPathComponent().appendingPathComponent("reverse"),
+                                       resolvingAgainstBaseURL: false)!
+        components.queryItems = (components.queryItems ?? []) + [
+            URLQueryItem(name: "lat", value: String(format: "%.6f", coordinate.latitude)),
+            URLQueryItem(name: "lon", value: String(format: "%.6f", coordinate.longitude)),
+            URLQueryItem(name: "format", value: "jsonv2"),
+            URLQueryItem(name: "zoom", value: String(Self.reverseZoom)),
+        ] + (languages.map { [URLQueryItem(name: "accept-language", value: $0)] } ?? [])
+        return components.url!
+    }
+
+    /// About 10 m: pins that close share their place's name.
+    static func reverseKey(_ coordinate: Coordinate) -> String {
+        String(format: "%.4f,%.4f", coordinate.latitude, coordinate.longitude)
     }
 
     func url(for query: String) -> URL {

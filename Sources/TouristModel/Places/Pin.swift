@@ -14,9 +14,12 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     public var albumPages: Int?
     /// Which source ("flickr" | "commons") filled the album.
     public var albumSource: String?
+    /// The place's name from reverse geocoding ("Montmartre, Paris"); nil until it was looked up,
+    /// empty when the service knows no name there (the open sea).
+    public var placeName: String?
 
     public init(id: Int64? = nil, latitude: Double, longitude: Double, created: Date = Date(),
-                albumPage: Int? = nil, albumPages: Int? = nil, albumSource: String? = nil) {
+                albumPage: Int? = nil, albumPages: Int? = nil, albumSource: String? = nil, placeName: String? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -24,6 +27,7 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         self.albumPage = albumPage
         self.albumPages = albumPages
         self.albumSource = albumSource
+        self.placeName = placeName
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
@@ -31,10 +35,17 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     /// "48.8584, 2.2945" ("48,8584; 2,2945" in German): the pin's title wherever it is named.
     public var coordinateText: String { Localization.coordinates(coordinate, decimals: 4) }
 
+    /// The place's name, when it has one.
+    public var name: String? { placeName.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// The pin's title wherever it is named: its place's name, else its coordinates.
+    public var title: String { name ?? coordinateText }
+
     /// Label for screen readers and the pin's tooltip.
     public var accessibleName: String {
-        // Translators: a pin's name for screen readers; %@ is its latitude and longitude.
-        String(format: tr("Pin at %@"), coordinateText)
+        // Translators: a pin's name for screen readers; %@ is its place's name, or its latitude
+        // and longitude.
+        String(format: tr("Pin at %@"), title)
     }
 
     // Explicit names: GRDB's snake-case conversion cannot round-trip every Swift name.
@@ -43,6 +54,7 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         case albumPage = "album_page"
         case albumPages = "album_pages"
         case albumSource = "album_source"
+        case placeName = "place_name"
     }
 
     public static let databaseTableName = "pin"

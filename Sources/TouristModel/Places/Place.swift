@@ -47,6 +47,36 @@ extension Place {
         return places
     }
 
+    /// A short name from Nominatim's `/reverse` answer: the place's own name (or its
+    /// neighbourhood's), then its town or city ("Montmartre, Paris"); else the first two parts
+    /// of `display_name`. nil for `{"error": …}` ("Unable to geocode": nothing there); anything
+    /// that is not an object is `malformed`.
+    public static func decodeReverse(_ data: Data) throws -> String? {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw GeocoderError.malformed
+        }
+        if object["error"] != nil { return nil }
+        func text(_ value: Any?) -> String? {
+            guard let value = value as? String else { return nil }
+            let cleaned = plain(value, limit: maxNameLength)
+            return cleaned.isEmpty ? nil : cleaned
+        }
+        let address = object["address"] as? [String: Any] ?? [:]
+        let own = text(object["name"]) ?? reverseNameKeys.lazy.compactMap { text(address[$0]) }.first
+        let locality = reverseLocalityKeys.lazy.compactMap { text(address[$0]) }.first { $0 != own }
+        let parts = [own, locality].compactMap { $0 }
+        if !parts.isEmpty { return plain(parts.joined(separator: ", "), limit: maxNameLength) }
+        guard let display = text(object["display_name"]) else { return nil }
+        let short = display.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.prefix(2).joined(separator: ", ")
+        return short.isEmpty ? nil : short
+    }
+
+    /// Address parts naming the place itself, most specific first.
+    static let reverseNameKeys = ["neighbourhood", "quarter", "suburb", "hamlet", "village", "town", "city"]
+    /// Address parts naming what the place is in.
+    static let reverseLocalityKeys = ["village", "town", "city", "municipality", "county", "state", "country"]
+
     /// [south, north, west, east] as strings (or numbers); nil unless all four are sane.
     static func bounds(_ value: Any?) -> Place.Bounds? {
         guard let values = value as? [Any], values.count == 4,

@@ -110,6 +110,7 @@ extension Pin {
             created: Date(timeIntervalSinceReferenceDate: values.double(columns.created.rawValue) ?? 0),
             albumPage: values.int(columns.albumPage.rawValue, in: Bounded.page),
             albumPages: values.int(columns.albumPages.rawValue, in: 0...Bounded.page.upperBound),
-            albumSource: values.text(columns.albumSource.rawValue))
+            albumSource: values.text(columns.albumSource.rawValue),
+            placeName: values.text(columns.placeName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) })
     }
 }

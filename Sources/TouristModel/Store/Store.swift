@@ -197,6 +197,23 @@ public final class Store: Sendable {
         try writer.read { db in try Pin.fetchCount(db) }
     }
 
+    /// Pins whose place has not been looked up yet, the newest first (the one just dropped is
+    /// the one the user is looking at).
+    public func unnamedPins(limit: Int = 50) throws -> [Pin] {
+        try writer.read { db in
+            try Pin.filter(Column("place_name") == nil).order(Column("id").desc).limit(limit).fetchAll(db)
+        }.filter(\.coordinate.isValid)
+    }
+
+    /// Stores the place's name of a pin ("" for "the service knows none"); a pin deleted
+    /// meanwhile is left alone.
+    public func setPlaceName(_ name: String, pinId: Int64) throws {
+        let name = Place.plain(name, limit: Place.maxNameLength)
+        try writer.write { db in
+            try db.execute(sql: "UPDATE pin SET place_name = ? WHERE id = ?", arguments: [name, pinId])
+        }
+    }
+
     /// Adds a pin; longitudes from a wrapped map are brought back into -180...180.
     @discardableResult
     public func addPin(latitude: Double, longitude: Double) throws -> Pin {

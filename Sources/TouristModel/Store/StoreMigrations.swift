@@ -57,6 +57,12 @@ enum StoreMigrations {
             try db.create(index: "photo_on_pin_source_id", on: "photo", columns: ["pin_id", "source", "source_id"],
                           unique: true)
         }
+        migrator.registerMigration("v5: place names") { db in
+            // The name reverse geocoding found for the pin: NULL not looked up yet, '' none.
+            try db.alter(table: "pin") { t in
+                t.add(column: "place_name", .text)
+            }
+        }
         return migrator
     }
 

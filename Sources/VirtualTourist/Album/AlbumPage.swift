@@ -8,7 +8,8 @@ import Translation
 @MainActor
 final class AlbumPage {
     let page: NavigationPage
-    let pin: Pin
+    private(set) var pin: Pin
+    private let sourceName: String
     var onOpenPhoto: ((Photo, PhotoViewer.Album) -> Void)?
     /// Where a removal offers Undo.
     var undoToasts: UndoToasts?
@@ -59,7 +60,8 @@ final class AlbumPage {
         grid.prefetch(count: firstScreen, scaleFactor: window.scaleFactor)
         map = MapView(source: tiles, interactive: false)
         mapClamp = Clamp(child: map, orientation: .vertical, maximum: 140)
-        title = WindowTitle(title: pin.coordinateText, subtitle: sourceName)
+        self.sourceName = sourceName
+        title = WindowTitle(title: pin.title, subtitle: Self.subtitle(pin: pin, source: sourceName))
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
                                description: tr("No photos were found near this place."))
         errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
@@ -74,8 +76,29 @@ final class AlbumPage {
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
                                                    mapClamp: mapClamp, grid: grid),
-                              title: pin.coordinateText, tag: "album-\(Self.serial)")
+                              title: pin.title, tag: "album-\(Self.serial)")
         bind()
+    }
+
+    /// The pin as stored now: its place's name may have arrived since the page was built.
+    func pinChanged(_ pin: Pin) {
+        guard pin.id == self.pin.id, pin.title != self.pin.title else { return }
+        self.pin = pin
+        title.title = pin.title
+        title.subtitle = Self.subtitle(pin: pin, source: sourceName)
+        page.title = pin.title
+        map.setMapLabel(Self.mapLabel(pin))
+    }
+
+    /// The source; for a named place, its coordinates before it ("48.8867, 2.3431 · Wikimedia Commons").
+    private static func subtitle(pin: Pin, source: String) -> String {
+        // Translators: an album's subtitle: %1$@ is the pin's latitude and longitude, %2$@ the photos' source.
+        pin.name == nil ? source : String(format: tr("%1$@ · %2$@"), pin.coordinateText, source)
+    }
+
+    private static func mapLabel(_ pin: Pin) -> String {
+        // Translators: the small map on a pin's album; %@ is the place's name, or the pin's latitude and longitude.
+        String(format: tr("Map of %@"), pin.title)
     }
 
     /// The downloaded photos in album order, and where each is stored (for Export Album…).
@@ -92,8 +115,7 @@ final class AlbumPage {
         // Drawn by the map's pin layer, as on the main map; no stand-in button: this map does
         // nothing when activated, and its accessible name already says where it is.
         map.marks.show([MapMarks.Mark(latitude: pin.latitude, longitude: pin.longitude, kind: .pin)])
-        // Translators: the small map on a pin's album; %@ is the pin's latitude and longitude.
-        map.setMapLabel(String(format: tr("Map of %@"), pin.coordinateText))
+        map.setMapLabel(mapLabel(pin))
         return mapClamp
     }
 

@@ -35,6 +35,8 @@ final class MapPage {
     let placeSearch: PlaceSearch
     /// A pin could not be stored (the reason is a phrase such as "the disk is full").
     var onPinNotSaved: ((String) -> Void)?
+    /// The pins shown changed (dropped, deleted, restored, named).
+    var onPinsChanged: (([Pin]) -> Void)?
     /// The stored pins are on the map for the first time (their count), for whoever follows it.
     let pinsShown = Broadcast<Int>()
 
@@ -140,6 +142,7 @@ final class MapPage {
     private func showPins() {
         guard let shown = pinList.pins else { return }
         pins.show(shown)
+        onPinsChanged?(shown)
         if !pinsWereShown {
             pinsWereShown = true
             pinsShown.send(shown.count)

@@ -54,7 +54,14 @@ final class MainWindow {
                           undoToasts: undoToasts, tiles: tiles)
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
         mapPage.onPinDeleted = { [unowned self] id in self.app.albumLoaders.release(pinID: id) }
-        mapPage.onPinDropped = { [unowned self] pin in self.app.albumLoaders.prefetch(pin) }
+        mapPage.onPinDropped = { [unowned self] pin in
+            self.app.albumLoaders.prefetch(pin)
+            self.app.pinNamer.nameUnnamedPins()
+        }
+        mapPage.onPinsChanged = { [unowned self] pins in
+            guard let page = self.albumPage, let pin = pins.first(where: { $0.id == page.pin.id }) else { return }
+            page.pinChanged(pin)
+        }
         mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
         // Translators: %@ is the reason, e.g. "the disk is full".
         mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem(String(format: tr("Pin not saved: %@"), reason)) }

@@ -38,6 +38,14 @@ final class TouristApplication {
         endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
         client: http, languages: Localization.acceptLanguages(environment: configuration.environment),
         connectivity: connectivity)
+    /// Names pins after their places with the geocoder's reverse search (started once the pins
+    /// are read, then for each pin dropped and when the network comes back).
+    private(set) lazy var pinNamer: PinNamer = {
+        let namer = PinNamer(store: { [unowned self] in self.openStoreOnce() }, connectivity: connectivity,
+                             reverse: { [unowned self] coordinate in try await self.geocoder.reverse(coordinate) })
+        namer.onError = { Log.error($0) }
+        return namer
+    }()
     /// The Flickr key, kept in the user's keyring (the settings file only while none is available).
     private(set) lazy var flickrKey: FlickrKeyKeeper = {
         let keeper = FlickrKeyKeeper(
@@ -75,6 +83,7 @@ final class TouristApplication {
         application.onStartup { Trace.shared?.event("startup") }
         application.onShutdown { [unowned self] in
             self.window?.shutdown()
+            self.pinNamer.stop()
             self.pinList.commitPending()
             self.albumLoaders.closeAll()
             self.openedStore?.discardIncomingFiles()
@@ -111,6 +120,7 @@ final class TouristApplication {
         // the pins' read), and the pins are read, once it is painted.
         FrameClock.afterNextPaint(of: window.window) { [unowned self] in
             self.pinList.start()
+            self.pinNamer.nameUnnamedPins()
             self.flickrKey.start()
             self.watchNetwork()
         }

@@ -1,0 +1,85 @@
+"""Places have names (issue 27, part 1): a dropped pin is named after its place by reverse
+geocoding (the loopback's `/nominatim/reverse`, in Nominatim's jsonv2 shape), the name is stored
+with the pin and shown by the map's pin and the album; a pin dropped offline is named when the
+network is back; a restart shows the stored name without asking again."""
+from __future__ import annotations
+
+from urllib.parse import parse_qs
+
+from harness import BUTTON, wait_for
+from test_album import press_key
+from test_offline import PORTAL_ENV, portal  # noqa: F401 (the fixture)
+
+MONTMARTRE = {"mapLatitude": 48.8867, "mapLongitude": 2.3431, "mapZoom": 14}
+NAME = "Montmartre, Paris"
+
+
+def reverse_requests(loopback) -> list[dict]:
+    """The reverse geocoding requests the loopback service received, with their query."""
+    found = []
+    for entry in loopback.requests("geocode"):
+        if entry["path"] == "/nominatim/reverse":
+            found.append({k: v[0] for k, v in parse_qs(entry["query"]).items()})
+    return found
+
+
+def place_names(dirs) -> list:
+    return [name for (name,) in dirs.query("SELECT place_name FROM pin ORDER BY id")]
+
+
+def open_named_album(app):
+    pin = app.wait_find(role=BUTTON, name=f"Pin at {NAME}", showing=True, timeout=10)
+    app.click(pin)
+    app.back_button(page=NAME)
+    app.wait_find(role="label", name=NAME, showing=True, timeout=5)
+
+
+def test_a_dropped_pin_is_named_after_its_place(launch, dirs, loopback):
+    dirs.write_settings(seenIntroduction=True, **MONTMARTRE)
+    app = launch()
+    press_key(app, "ctrl+d")
+    wait_for(lambda: place_names(dirs) == [NAME], 15, message=lambda: f"the pin's name: {place_names(dirs)}")
+    asked = reverse_requests(loopback)
+    assert len(asked) == 1, asked
+    assert asked[0]["format"] == "jsonv2" and asked[0]["zoom"] == "14", asked
+    lat, lon = dirs.pins()[0][1:]
+    assert (float(asked[0]["lat"]), float(asked[0]["lon"])) == (round(lat, 6), round(lon, 6))
+    # The map's pin and the album say the name; the album's subtitle keeps the coordinates.
+    open_named_album(app)
+    app.wait_find(role="label", name_re=rf"^{lat:.4f}, {lon:.4f} · ", showing=True, timeout=5)
+
+    # Kept with the pin: the next start shows it without asking again.
+    app.stop()
+    loopback.control("reset")   # forgets the requests so far
+    app = launch()
+    open_named_album(app)
+    assert reverse_requests(loopback) == []
+
+
+def test_a_pin_where_nothing_is_named_keeps_its_coordinates(launch, dirs, paris, loopback):
+    """Nominatim's {"error": "Unable to geocode"} (the open sea): the pin is asked about once,
+    and keeps its coordinates for a name."""
+    app = launch()
+    press_key(app, "ctrl+d")
+    wait_for(lambda: place_names(dirs) == [""], 15, message=lambda: f"the pin looked up: {place_names(dirs)}")
+    lat, lon = dirs.pins()[0][1:]
+    app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True, timeout=5)
+    assert len(reverse_requests(loopback)) == 1
+
+
+def test_a_pin_dropped_offline_is_named_when_the_network_is_back(launch, dirs, loopback, portal):  # noqa: F811
+    network = portal(online=False)
+    dirs.write_settings(seenIntroduction=True, **MONTMARTRE)
+    app = launch(env=PORTAL_ENV)
+    network.wait_answered(False)
+    press_key(app, "ctrl+d")
+    wait_for(lambda: len(dirs.pins()) == 1, 5, message="the pin stored")
+    lat, lon = dirs.pins()[0][1:]
+    app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True, timeout=5)
+    # Proof the app had its chance to ask: the drop's work has run.
+    app.round_trip()
+    assert reverse_requests(loopback) == [] and place_names(dirs) == [None]
+
+    network.set_online(True)
+    wait_for(lambda: place_names(dirs) == [NAME], 15, message=lambda: f"the pin's name: {place_names(dirs)}")
+    app.wait_find(role=BUTTON, name=f"Pin at {NAME}", showing=True, timeout=5)

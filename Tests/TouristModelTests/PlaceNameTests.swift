@@ -1,0 +1,172 @@
+import Foundation
+@testable import TouristModel
+import XCTest
+
+/// Reverse geocoding's answers, as Nominatim's `/reverse?format=jsonv2` gives them.
+final class ReverseAnswerTests: XCTestCase {
+    static let montmartre = #"""
+    {"place_id": 88066139, "licence": "Data © OpenStreetMap contributors, ODbL 1.0", "osm_type": "relation",
+     "lat": "48.8867000", "lon": "2.3431000", "category": "boundary", "type": "administrative",
+     "addresstype": "suburb", "name": "Montmartre",
+     "display_name": "Montmartre, Paris 18e Arrondissement, Paris, Île-de-France, France métropolitaine, 75018, France",
+     "address": {"suburb": "Montmartre", "city_district": "Paris 18e Arrondissement", "city": "Paris",
+                 "state": "Île-de-France", "postcode": "75018", "country": "France", "country_code": "fr"}}
+    """#
+
+    func testTheNameIsThePlaceThenItsTown() throws {
+        XCTAssertEqual(try Place.decodeReverse(Data(Self.montmartre.utf8)), "Montmartre, Paris")
+    }
+
+    func testWithoutANameTheAddressNamesIt() throws {
+        let village = #"{"name": "", "address": {"hamlet": "Le Bourg", "village": "Sainte-Marie", "county": "Manche"}}"#
+        XCTAssertEqual(try Place.decodeReverse(Data(village.utf8)), "Le Bourg, Sainte-Marie")
+        // A city's own answer does not say the city twice.
+        let city = #"{"name": "Paris", "address": {"city": "Paris", "state": "Île-de-France"}}"#
+        XCTAssertEqual(try Place.decodeReverse(Data(city.utf8)), "Paris, Île-de-France")
+        let displayOnly = #"{"display_name": "Rue de Rivoli, Quartier Saint-Merri, Paris, France"}"#
+        XCTAssertEqual(try Place.decodeReverse(Data(displayOnly.utf8)), "Rue de Rivoli, Quartier Saint-Merri")
+    }
+
+    func testNothingThereIsNilAndGarbageIsMalformed() throws {
+        XCTAssertNil(try Place.decodeReverse(Data(#"{"error": "Unable to geocode"}"#.utf8)))
+        XCTAssertNil(try Place.decodeReverse(Data(#"{"error": {"code": 400, "message": "Parameter 'lat' missing."}}"#.utf8)))
+        XCTAssertNil(try Place.decodeReverse(Data(#"{"address": {"postcode": "75018"}}"#.utf8)))
+        for garbage in ["[]", "<html>502 Bad Gateway</html>", "", #"{"name": "#] {
+            XCTAssertThrowsError(try Place.decodeReverse(Data(garbage.utf8)), garbage) {
+                XCTAssertEqual($0 as? GeocoderError, .malformed)
+            }
+        }
+    }
+
+    func testHostileNamesArePlainOneLineText() throws {
+        let hostile = #"{"name": "Mont\nmartre\u202e<b>x</b>", "address": {"city": "Pa\u0000ris"}}"#
+        let name = try XCTUnwrap(try Place.decodeReverse(Data(hostile.utf8)))
+        XCTAssertFalse(name.unicodeScalars.contains { $0.properties.generalCategory == .control }, name)
+        XCTAssertTrue(name.hasPrefix("Mont martre"), name)
+        let long = #"{"name": "\#(String(repeating: "a", count: 50_000))"}"#
+        XCTAssertEqual(try Place.decodeReverse(Data(long.utf8))?.count, Place.maxNameLength)
+    }
+
+    @MainActor
+    func testReverseAsksBesideTheSearchWithinTheSamePacing() async throws {
+        let client = FakeHTTPClient { url in
+            url.path.hasSuffix("/reverse") ? Data(Self.montmartre.utf8) : Data("[]".utf8)
+        }
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/nominatim/search")!, client: client,
+                                pacer: RequestPacer(interval: .milliseconds(300)), languages: "de-DE,de")
+        let start = ContinuousClock.now
+        _ = try await geocoder.search("Paris")
+        let name = try await geocoder.reverse(Coordinate(latitude: 48.88671, longitude: 2.34312))
+        XCTAssertEqual(name, "Montmartre, Paris")
+        XCTAssertGreaterThanOrEqual(ContinuousClock.now - start, .milliseconds(300), "one pacing for search and reverse")
+        let url = try XCTUnwrap(client.requests.last)
+        XCTAssertEqual(url.path, "/nominatim/reverse")
+        let query = try XCTUnwrap(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
+        XCTAssertEqual(query.map(\.name), ["lat", "lon", "format", "zoom", "accept-language"])
+        XCTAssertEqual(query.map(\.value), ["48.886710", "2.343120", "jsonv2", "14", "de-DE,de"])
+        // Within about 10 m: the cache answers.
+        _ = try await geocoder.reverse(Coordinate(latitude: 48.88673, longitude: 2.34309))
+        XCTAssertEqual(client.requests.count, 2)
+    }
+
+    @MainActor
+    func testOfflineReverseFailsAtOnce() async throws {
+        let client = FakeHTTPClient { _ in Data(Self.montmartre.utf8) }
+        let connectivity = Connectivity(isOnline: false)
+        let geocoder = Geocoder(client: client, pacer: RequestPacer(interval: .zero), connectivity: connectivity)
+        do {
+            _ = try await geocoder.reverse(Coordinate(latitude: 48.8867, longitude: 2.3431))
+            XCTFail("answered offline")
+        } catch {
+            XCTAssertEqual(error as? GeocoderError, .offline)
+        }
+        XCTAssertEqual(client.requests, [])
+    }
+}
+
+/// Pins named after their places: stored with the pin, looked up once, waiting while offline.
+@MainActor
+final class PinNamerTests: XCTestCase {
+    private var store: Store!
+
+    override func setUp() async throws {
+        store = try makeStore(self)
+    }
+
+    private func until(_ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    private func names() throws -> [String?] {
+        try store.pins().map(\.placeName)
+    }
+
+    func testEveryUnnamedPinIsNamedOnceNewestFirst() async throws {
+        let paris = try store.addPin(latitude: 48.8867, longitude: 2.3431)
+        let sea = try store.addPin(latitude: 45.0, longitude: -30.0)
+        var asked: [Coordinate] = []
+        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
+            asked.append(coordinate)
+            return coordinate.latitude > 48 ? "Montmartre, Paris" : nil
+        }
+        namer.nameUnnamedPins()
+        try await until("both pins looked up") { try self.names() == ["Montmartre, Paris", ""] }
+        XCTAssertEqual(asked, [sea.coordinate, paris.coordinate], "the newest pin first")
+        XCTAssertEqual(try store.pin(id: paris.id!)?.title, "Montmartre, Paris")
+        XCTAssertEqual(try store.pin(id: sea.id!)?.title, sea.coordinateText, "no name there: the coordinates")
+        try await until("the run to end") { !namer.isNaming }
+        namer.nameUnnamedPins()
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked.count, 2, "a pin is looked up once")
+        // Kept in the database: a new store on the same file has the names.
+        XCTAssertEqual(try store.pin(id: paris.id!)?.accessibleName, "Pin at Montmartre, Paris")
+    }
+
+    func testAPinDroppedOfflineIsNamedWhenTheNetworkIsBack() async throws {
+        let connectivity = Connectivity(isOnline: false)
+        var asked = 0
+        let namer = PinNamer(store: { [store] in store }, connectivity: connectivity) { _ in
+            asked += 1
+            return "Montmartre, Paris"
+        }
+        try store.addPin(latitude: 48.8867, longitude: 2.3431)
+        namer.nameUnnamedPins()
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked, 0, "nothing is asked offline")
+        XCTAssertEqual(try names(), [nil])
+        connectivity.update(isOnline: true)
+        try await until("the pin named") { try self.names() == ["Montmartre, Paris"] }
+    }
+
+    func testAFailingServiceLeavesPinsForLaterAndBadAnswersDoNotHoldUpOthers() async throws {
+        let first = try store.addPin(latitude: 10, longitude: 10)
+        try store.addPin(latitude: 20, longitude: 20)
+        var failure: GeocoderError? = .unavailable(503)
+        var asked = 0
+        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
+            asked += 1
+            if let failure, coordinate.latitude == 20 || failure != .malformed { throw failure }
+            return "Somewhere"
+        }
+        namer.nameUnnamedPins()
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked, 1, "a service that is down is not asked again at once")
+        XCTAssertEqual(try names(), [nil, nil])
+        // The newer pin's answer cannot be read: it is skipped for this session, the older named.
+        failure = .malformed
+        namer.nameUnnamedPins()
+        try await until("the older pin named") { try self.store.pin(id: first.id!)?.placeName == "Somewhere" }
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(try names(), ["Somewhere", nil])
+    }
+
+    func testUnusableStoredNamesReadAsPlainText() throws {
+        let pin = try store.addPin(latitude: 1, longitude: 1)
+        try store.setPlaceName("Line\none\u{0}", pinId: pin.id!)
+        XCTAssertEqual(try store.pin(id: pin.id!)?.placeName, "Line one")
+    }
+}
