@@ -67,20 +67,8 @@ public final class Geocoder {
         let key = Self.normalized(query)
         guard !key.isEmpty else { return [] }
         if let cached = cache[key] { return cached }
-        if connectivity?.isOnline == false { throw GeocoderError.offline }
-        let answer: Data?
-        do {
-            answer = try await pacer.run { [client, connectivity] sent in
-                // The same search may have been answered while this one waited, or the network
-                // may have gone meanwhile.
-                guard cache[key] == nil else { return nil }
-                if connectivity?.isOnline == false { throw GeocoderError.offline }
-                return try await client.get(url(for: key), rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30),
-                                            sent: sent)
-            }
-        } catch let error as HTTPError {
-            throw Self.map(error)
-        }
+        // The same search may have been answered while this one waited.
+        let answer = try await ask(url(for: key)) { [unowned self] in self.cache[key] != nil }
         guard let data = answer else { return cache[key] ?? [] }
         try Task.checkCancellation()
         let places = try Place.decodeNominatim(data)
@@ -94,23 +82,28 @@ public final class Geocoder {
     public func reverse(_ coordinate: Coordinate) async throws -> String? {
         let key = Self.reverseKey(coordinate)
         if let cached = reverseCache[key] { return cached }
-        if connectivity?.isOnline == false { throw GeocoderError.offline }
-        let answer: Data?
-        do {
-            answer = try await pacer.run { [client, connectivity] sent in
-                guard reverseCache[key] == nil else { return nil }
-                if connectivity?.isOnline == false { throw GeocoderError.offline }
-                return try await client.get(reverseURL(for: coordinate),
-                                            rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30), sent: sent)
-            }
-        } catch let error as HTTPError {
-            throw Self.map(error)
-        }
+        let answer = try await ask(reverseURL(for: coordinate)) { [unowned self] in self.reverseCache[key] != nil }
         guard let data = answer else { return reverseCache[key] ?? nil }
         try Task.checkCancellation()
         let name = try Place.decodeReverse(data)
         reverseCache[key] = .some(name)
         return name
+    }
+
+    /// GETs `url` in its turn (nil when `answered` says the answer came meanwhile); offline it
+    /// fails at once, also when the network went while it waited.
+    private func ask(_ url: URL, answered: @escaping @MainActor () -> Bool) async throws -> Data? {
+        if connectivity?.isOnline == false { throw GeocoderError.offline }
+        do {
+            return try await pacer.run { [client, connectivity] sent in
+                guard !answered() else { return nil }
+                if connectivity?.isOnline == false { throw GeocoderError.offline }
+                return try await client.get(url, rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30),
+                                            sent: sent)
+            }
+        } catch let error as HTTPError {
+            throw Self.map(error)
+        }
     }
 
     /// Zoom 14 names a suburb or neighbourhood, within its town or city.
