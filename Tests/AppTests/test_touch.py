@@ -288,3 +288,27 @@ def test_spread_zooms_map_in(touch_app, dirs, paris):
         f"the map centre moved {math.hypot(x1 - x0, y1 - y0):.1f} px during a centred spread"
     quit_cleanly(app)
     assert abs(dirs.settings()["mapZoom"] - expected) <= 0.05, "the zoom was not kept on quit"
+
+
+# ---------------------------------------------------------------- 9. My Places by touch
+
+def test_tap_on_a_place_opens_its_album(touch_app, dirs, paris):
+    """My Places (issue 27): a tap on a place's row flies there and opens its album. The row is
+    found by its thumbnail, the album's first photo, drawn 48 px square at the row's start."""
+    app = touch_app()
+    view = map_view(app, paris)
+    pin_id, _, _ = drop_pin(app, dirs, view, centre_offset(view, -120, -90))
+    wait_for(lambda: (lambda rows: len(rows) == PER_ALBUM and all(r[2] == "downloaded" for r in rows))(
+                 photo_rows(dirs, pin_id)), 20, message="the prefetched album")
+    app.activate_action("places")
+
+    def thumbnail():
+        found = [p for p in app.scene().pictures if abs(p.box.width - 48) < 1 and abs(p.box.height - 48) < 1]
+        return found[0] if len(found) == 1 else None
+    row = wait_for(thumbnail, 10, message=lambda: f"the place's thumbnail:\n{app.scene().describe()}")
+    app.touch.tap(*row.box.center)
+    opened = wait_for(lambda: app.events("album_opened"), 5,
+                      message=lambda: f"the album to open after a tap on the place; trace: {app.events()}")
+    assert [e["pin"] for e in opened] == [pin_id], opened
+    assert wait_photos_shown(app, dirs, pin_id)
+    quit_cleanly(app)

@@ -164,9 +164,83 @@ final class PinNamerTests: XCTestCase {
         XCTAssertEqual(try names(), ["Somewhere", nil])
     }
 
-    func testUnusableStoredNamesReadAsPlainText() throws {
+    func testUnusableStoredNamesReadAsPlainText() async throws {
         let pin = try store.addPin(latitude: 1, longitude: 1)
         try store.setPlaceName("Line\none\u{0}", pinId: pin.id!)
         XCTAssertEqual(try store.pin(id: pin.id!)?.placeName, "Line one")
+    }
+}
+
+/// My Places' rows and the user's own names.
+@MainActor
+final class MyPlacesTests: XCTestCase {
+    private var store: Store!
+
+    override func setUp() async throws {
+        store = try makeStore(self)
+    }
+
+    private func place(_ name: String, created: TimeInterval, id: Int64) -> PlaceSummary {
+        PlaceSummary(pin: Pin(id: id, latitude: 1, longitude: 2, created: Date(timeIntervalSinceReferenceDate: created),
+                              placeName: name), photoCount: 0, thumbnailFile: nil)
+    }
+
+    func testFilterMatchesEveryWordIgnoringCaseAndAccentsAndSorts() async {
+        let places = [place("Sacré-Cœur, Paris", created: 10, id: 1), place("Zürich", created: 30, id: 2),
+                      place("Ávila, Castilla", created: 20, id: 3), place("", created: 40, id: 4)]
+        XCTAssertEqual(PlaceFilter().apply(places).map(\.pin.id), [4, 2, 3, 1], "newest first")
+        XCTAssertEqual(PlaceFilter(order: .name).apply(places).map(\.pin.title),
+                       ["1.0000, 2.0000", "Ávila, Castilla", "Sacré-Cœur, Paris", "Zürich"])
+        XCTAssertEqual(PlaceFilter(query: "  sacre  PARIS ").apply(places).map(\.pin.id), [1])
+        XCTAssertEqual(PlaceFilter(query: "zurich").apply(places).map(\.pin.id), [2])
+        XCTAssertEqual(PlaceFilter(query: "1.0000").apply(places).count, 4, "coordinates match too")
+        XCTAssertEqual(PlaceFilter(query: "atlantis").apply(places), [])
+    }
+
+    func testPlacesCountPhotosAndTakeTheFirstDownloadedForTheThumbnail() async throws {
+        let pin = try store.addPin(latitude: 48.8867, longitude: 2.3431)
+        let empty = try store.addPin(latitude: 10, longitude: 10)
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(3))
+        var places = try store.places()
+        XCTAssertEqual(places.map(\.photoCount), [3, 0])
+        XCTAssertEqual(places.map(\.thumbnailFile), [nil, nil], "nothing downloaded yet")
+        let second = try store.photos(pinId: pin.id!)[1]
+        func markDownloaded() throws {
+            try store.writer.write { db in
+                try db.execute(sql: "UPDATE photo SET state = 'downloaded', file_name = 'b.jpg' WHERE id = ?",
+                               arguments: [second.id])
+            }
+        }
+        try markDownloaded()
+        places = try store.places()
+        XCTAssertEqual(places.first?.thumbnailFile, "b.jpg")
+        XCTAssertEqual(store.thumbnailURL(places[0])?.lastPathComponent, "b.jpg")
+        XCTAssertEqual(places.last?.pin.id, empty.id)
+    }
+
+    func testTheUsersNameWinsAndRenamingBackUndoesIt() async throws {
+        let pin = try store.addPin(latitude: 48.8867, longitude: 2.3431)
+        try store.setPlaceName("Montmartre, Paris", pinId: pin.id!)
+        XCTAssertNil(try store.renamePin(id: pin.id!, to: "  Sacré-Cœur\n"))
+        XCTAssertEqual(try store.pin(id: pin.id!)?.title, "Sacré-Cœur")
+        XCTAssertEqual(try store.pin(id: pin.id!)?.accessibleName, "Pin at Sacré-Cœur")
+        // Undo: the name it had before, nil here, gives the geocoder's back.
+        XCTAssertEqual(try store.renamePin(id: pin.id!, to: nil), "Sacré-Cœur")
+        XCTAssertEqual(try store.pin(id: pin.id!)?.title, "Montmartre, Paris")
+        try store.renamePin(id: pin.id!, to: "   ")
+        XCTAssertNil(try store.pin(id: pin.id!)?.customName, "a blank name is no name")
+    }
+
+    func testMyPlacesFollowTheStore() async throws {
+        var delivered: [[PlaceSummary]] = []
+        let observation = store.observePlaces(onError: { XCTFail("\($0)") }, onChange: { delivered.append($0) })
+        defer { observation.cancel() }
+        let pin = try store.addPin(latitude: 1, longitude: 1)
+        try store.renamePin(id: pin.id!, to: "Home")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while delivered.last?.first?.pin.title != "Home" {
+            guard ContinuousClock.now < deadline else { return XCTFail("no delivery with the name: \(delivered)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
     }
 }

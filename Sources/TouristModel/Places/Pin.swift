@@ -17,9 +17,12 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     /// The place's name from reverse geocoding ("Montmartre, Paris"); nil until it was looked up,
     /// empty when the service knows no name there (the open sea).
     public var placeName: String?
+    /// The name the user gave the place (Rename); it wins over `placeName`.
+    public var customName: String?
 
     public init(id: Int64? = nil, latitude: Double, longitude: Double, created: Date = Date(),
-                albumPage: Int? = nil, albumPages: Int? = nil, albumSource: String? = nil, placeName: String? = nil) {
+                albumPage: Int? = nil, albumPages: Int? = nil, albumSource: String? = nil, placeName: String? = nil,
+                customName: String? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -28,6 +31,7 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         self.albumPages = albumPages
         self.albumSource = albumSource
         self.placeName = placeName
+        self.customName = customName
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
@@ -35,8 +39,10 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     /// "48.8584, 2.2945" ("48,8584; 2,2945" in German): the pin's title wherever it is named.
     public var coordinateText: String { Localization.coordinates(coordinate, decimals: 4) }
 
-    /// The place's name, when it has one.
-    public var name: String? { placeName.flatMap { $0.isEmpty ? nil : $0 } }
+    /// The place's name, when it has one: the user's own, else the geocoder's.
+    public var name: String? {
+        [customName, placeName].lazy.compactMap { $0 }.first { !$0.isEmpty }
+    }
 
     /// The pin's title wherever it is named: its place's name, else its coordinates.
     public var title: String { name ?? coordinateText }
@@ -55,6 +61,7 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         case albumPages = "album_pages"
         case albumSource = "album_source"
         case placeName = "place_name"
+        case customName = "custom_name"
     }
 
     public static let databaseTableName = "pin"

@@ -99,6 +99,25 @@ public final class PinList {
         (try? store()?.pin(id: id)) ?? nil
     }
 
+    /// My Places' rows, now and after every change; nil when there is no store.
+    public func observePlaces(onChange: @escaping @MainActor ([PlaceSummary]) -> Void) -> StoreObservation? {
+        store()?.observePlaces(onError: { [weak self] error in
+            self?.onError?("Could not read My Places: \(error.localizedDescription)")
+        }, onChange: onChange)
+    }
+
+    /// Where a place's thumbnail photo is stored.
+    public func thumbnailURL(_ place: PlaceSummary) -> URL? { store()?.thumbnailURL(place) }
+
+    /// Gives the pin the user's own name (nil or blank: the geocoder's again). Returns the
+    /// user's name it had before, which renaming back to undoes it. Throws `Unavailable`, or
+    /// the store's error.
+    @discardableResult
+    public func rename(pinID id: Int64, to name: String?) throws -> String? {
+        guard let store = store() else { throw Unavailable() }
+        return try store.renamePin(id: id, to: name)
+    }
+
     /// Hides the pin and adds it to the deletion still offering Undo, or to a new one (`isNew`:
     /// it needs its own offer).
     public func delete(pinID id: Int64) -> (deletion: Deletion, isNew: Bool) {

@@ -55,6 +55,17 @@ extension Localization {
             + decimal(coordinate.longitude, decimals: decimals)
     }
 
+    /// The day of `date` as the locale writes it ("11/26/2026", "26.11.2026"): strftime's %x,
+    /// which follows LC_TIME as the numbers follow LC_NUMERIC.
+    public static func date(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return "" }
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = strftime(&buffer, buffer.count, "%x", &parts)
+        return length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    }
+
     /// printf in the current C locale (vsnprintf reads LC_NUMERIC; Swift's String(format:) does
     /// only in part).
     private static func formatC(_ format: String, _ arguments: CVarArg...) -> String {

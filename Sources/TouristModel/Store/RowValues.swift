@@ -111,6 +111,7 @@ extension Pin {
             albumPage: values.int(columns.albumPage.rawValue, in: Bounded.page),
             albumPages: values.int(columns.albumPages.rawValue, in: 0...Bounded.page.upperBound),
             albumSource: values.text(columns.albumSource.rawValue),
-            placeName: values.text(columns.placeName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) })
+            placeName: values.text(columns.placeName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) },
+            customName: values.text(columns.customName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) })
     }
 }

@@ -63,6 +63,12 @@ enum StoreMigrations {
                 t.add(column: "place_name", .text)
             }
         }
+        migrator.registerMigration("v6: the user's place names") { db in
+            // Rename: the user's own name for the place, which wins over place_name.
+            try db.alter(table: "pin") { t in
+                t.add(column: "custom_name", .text)
+            }
+        }
         return migrator
     }
 

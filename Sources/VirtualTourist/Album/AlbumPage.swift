@@ -72,7 +72,8 @@ final class AlbumPage {
         let header = HeaderBar()  // its back button comes from the navigation view
         header.setTitle(title)
         header.packEnd(MenuButton(icon: "view-more-symbolic", label: tr("Album Menu"),
-                                  items: [(tr("_Export Album…"), AppAction.exportAlbum.detailedName)]))
+                                  items: [(tr("_Export Album…"), AppAction.exportAlbum.detailedName),
+                                          (tr("_Rename Place…"), AppAction.renamePlace.detailedName)]))
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
                                                    mapClamp: mapClamp, grid: grid),

@@ -206,6 +206,11 @@ final class MapPage {
         focusMap()
     }
 
+    /// Centres the map on `pin`, close enough to see its street (My Places).
+    func show(_ pin: Pin) {
+        map.goTo(latitude: pin.latitude, longitude: pin.longitude, zoom: max(map.zoom, 14))
+    }
+
     func dropPinAtCenter() {
         dropPin(latitude: map.latitude, longitude: map.longitude)
     }

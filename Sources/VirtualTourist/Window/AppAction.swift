@@ -9,9 +9,11 @@ import Translation
 enum AppAction: String, CaseIterable {
     // In the order of the shortcuts help.
     case search
+    case places
     case back
     case undo
     case exportAlbum = "export-album"
+    case renamePlace = "rename-place"
     case preferences
     /// Provided with the Keyboard Shortcuts help: by GTK with the window's help overlay, or by
     /// the shim with libadwaita 1.8's dialog (see `ShortcutsHelp`).
@@ -28,8 +30,9 @@ enum AppAction: String, CaseIterable {
 
     var scope: Scope {
         switch self {
-        case .quit, .preferences, .about, .openPin: .app
-        case .back, .close, .undo, .search, .showHelp, .exportAlbum: .win
+        // My Places too, so scripts (and the touch tests) can open it: `gapplication action`.
+        case .quit, .preferences, .about, .openPin, .places: .app
+        case .back, .close, .undo, .search, .showHelp, .exportAlbum, .renamePlace: .win
         }
     }
 
@@ -45,6 +48,8 @@ enum AppAction: String, CaseIterable {
         case .undo: ["<Control>z"]
         case .exportAlbum: ["<Control>e"]
         case .search: ["<Control>f"]
+        case .places: ["<Control>l"]
+        case .renamePlace: ["F2"]
         // GTK only sets this itself for a help overlay loaded from the app's resources.
         case .showHelp: ["<Control>question"]
         case .about, .openPin: []
@@ -60,10 +65,12 @@ enum AppAction: String, CaseIterable {
         }
         return switch self {
         case .search: [line(.map, tr("Find a place"))]
+        case .places: [line(.map, tr("My Places"))]
         // Esc on the map: the search first, then edit mode (see `MainWindow.goBack`).
         case .back: [line(.map, tr("Leave edit mode"), ["Escape"]), line(.album, tr("Go back"))]
         case .undo: [line(.general, tr("Undo the last removal"))]
         case .exportAlbum: [line(.album, tr("Export the album"))]
+        case .renamePlace: [line(.album, tr("Rename the place"))]
         case .preferences: [line(.general, tr("Preferences"))]
         case .showHelp: [line(.general, tr("Keyboard shortcuts"))]
         case .close: [line(.general, tr("Close the window"))]
@@ -74,7 +81,8 @@ enum AppAction: String, CaseIterable {
 
     /// The main menu's items, in order (with mnemonics).
     static var menu: [(label: String, action: String)] {
-        [(tr("_Preferences"), preferences.detailedName),
+        [(tr("_My Places"), places.detailedName),
+         (tr("_Preferences"), preferences.detailedName),
          (tr("_Keyboard Shortcuts"), showHelp.detailedName),
          (tr("_About Virtual Tourist"), about.detailedName)]
     }

@@ -14,6 +14,7 @@ final class MainWindow {
     private let tiles: TileSource
     private(set) var mapPage: MapPage!
     private var albumPage: AlbumPage?
+    private var placesPage: PlacesPage?
     private var viewer: PhotoViewer?
     private var actions: [Action] = []
     private var keyControllers: [EventController] = []
@@ -139,10 +140,12 @@ final class MainWindow {
                 guard let page = self.albumPage else { return }
                 self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
             },
+            .renamePlace: { [unowned self] in self.renamePlace() },
             .search: { [unowned self] in
-                if self.albumPage != nil {
+                if self.albumPage != nil || self.placesPage != nil {
                     self.navigation.pop(to: self.mapPage.page)
                     self.closeAlbum()
+                    self.closePlaces()
                 }
                 self.mapPage.placeSearch.begin()
             },
@@ -160,6 +163,7 @@ final class MainWindow {
                 }
             },
             .about: { [unowned self] in About.present(over: self.window) },
+            .places: { [unowned self] in self.openPlaces() },
         ], int64Handlers: [.openPin: { [unowned self] id in self.openPin(id: id) }])
         // Built when the first frame is out of the way: nobody needs it before.
         MainLoop.idle { [unowned self] in ShortcutsHelp.install(on: self.window) }
@@ -208,6 +212,51 @@ final class MainWindow {
         navigation.push(page.page)
     }
 
+    /// My Places over the map (an album open is closed first); already open, its search is focused.
+    private func openPlaces() {
+        if let placesPage { return placesPage.focusSearch() }
+        if albumPage != nil {
+            navigation.pop(to: mapPage.page)
+            closeAlbum()
+        }
+        let page = PlacesPage(pins: app.pinList)
+        page.onChoose = { [unowned self] pin in
+            self.navigation.pop(to: self.mapPage.page)
+            self.closePlaces()
+            self.mapPage.show(pin)
+            self.openAlbum(for: pin)
+        }
+        placesPage = page
+        navigation.push(page.page)
+        page.focusSearch()
+    }
+
+    private func closePlaces() {
+        placesPage?.close()
+        placesPage = nil
+    }
+
+    /// Rename Place…: the open album's place gets the user's own name, with Undo.
+    private func renamePlace() {
+        guard let pin = albumPage?.pin, let id = pin.id else { return }
+        AlertDialog.askText(over: window, heading: tr("Rename Place"),
+                            body: tr("Leave it empty for the name the map gives the place."),
+                            text: pin.name ?? "", confirm: tr("_Rename")) { [unowned self] name in
+            do {
+                let previous = try self.app.pinList.rename(pinID: id, to: name)
+                _ = self.undoToasts.offer(title: tr("Place renamed"), undo: { [weak self] in
+                    do {
+                        try self?.app.pinList.rename(pinID: id, to: previous)
+                    } catch {
+                        self?.showToast(tr("The place could not be renamed"))
+                    }
+                }, commit: {})
+            } catch {
+                self.showToast(tr("The place could not be renamed"))
+            }
+        }
+    }
+
     private func openPin(id: Int64) {
         guard let pin = app.pinList.storedPin(id: id) else {
             showToast(tr("That pin no longer exists"))
@@ -228,7 +277,7 @@ final class MainWindow {
     }
 
     private func goBack() {
-        if albumPage != nil {
+        if albumPage != nil || placesPage != nil {
             navigation.pop()
         } else if mapPage.placeSearch.escape() {
             return
@@ -245,6 +294,9 @@ final class MainWindow {
             closeViewer()
         } else if let tag, tag == albumPage?.page.tag {
             closeAlbum()
+            mapPage.focusMap()
+        } else if let tag, tag == placesPage?.page.tag {
+            closePlaces()
             mapPage.focusMap()
         }
     }

@@ -1,0 +1,144 @@
+import Foundation
+import GtkKit
+import TouristModel
+import Translation
+
+/// My Places: every pin as a row (thumbnail, name, photos, when it was dropped), searchable as
+/// one types, newest first or by name. Choosing a row (Enter, a click or a tap) flies the map
+/// there and opens the album. This is also how a screen reader reaches pins out of view.
+/// The list is the store's, observed while the page is open; rows are made only for what is
+/// in view (GtkListView), so thousands of places open at once.
+@MainActor
+final class PlacesPage {
+    let page: NavigationPage
+    var onChoose: ((Pin) -> Void)?
+
+    private enum Content: String {
+        case list, empty, noMatch
+    }
+    private let pins: PinList
+    private let model = StringList()
+    private let list: ListView
+    private let stack = Stack()
+    private let search = SearchEntry(placeholder: tr("Search places"))
+    private let byName = ToggleButton(icon: "view-sort-ascending-symbolic", label: tr("Sort by Name"))
+    private var places: [Int64: PlaceSummary] = [:]
+    private var all: [PlaceSummary] = []
+    private var shown: [PlaceSummary] = []
+    private var filter = PlaceFilter()
+    private var observation: StoreObservation?
+    private var thumbnails: [String: Texture] = [:]
+    /// The rows GTK made, by list item; a thumbnail decoded late goes only to a row still
+    /// showing its place.
+    private var rows: [ObjectIdentifierKey: PlaceRow] = [:]
+
+    private final class FactoryHandlers {
+        var setup, bind, unbind, teardown: ((ListItem) -> Void)?
+    }
+    private static let thumbnailSize: Int32 = 48
+
+    init(pins: PinList) {
+        self.pins = pins
+        // The factory's handlers need the page, which needs the list first: they reach it through
+        // a box filled in once the page is complete.
+        let handlers = FactoryHandlers()
+        list = ListView(model: model, setup: { handlers.setup?($0) }, bind: { handlers.bind?($0) },
+                        unbind: { handlers.unbind?($0) }, teardown: { handlers.teardown?($0) })
+        page = NavigationPage(child: Self.layout(list: list, stack: stack, search: search, sort: byName),
+                              title: tr("My Places"), tag: "places")
+        // Weak: GTK unbinds and tears rows down when the list goes, after the page may have.
+        handlers.setup = { [weak self] item in
+            let row = PlaceRow(thumbnailSize: Self.thumbnailSize)
+            self?.rows[item.key] = row
+            item.setChild(row.root)
+        }
+        handlers.bind = { [weak self] in self?.bindRow($0) }
+        handlers.unbind = { [weak self] in self?.rows[$0.key]?.boundID = nil }
+        handlers.teardown = { [weak self] in self?.rows[$0.key] = nil }
+        bindControls()
+        observation = pins.observePlaces { [weak self] in self?.received($0) }
+        if observation == nil { stack.show(Content.empty) }
+    }
+
+    func focusSearch() { search.grabFocus() }
+
+    func close() {
+        observation?.cancel()
+        observation = nil
+    }
+
+    // MARK: Building
+
+    private static func layout(list: ListView, stack: Stack, search: SearchEntry, sort: ToggleButton) -> Widget {
+        list.addCSSClass("navigation-sidebar")
+        list.setAccessibleLabel(tr("Places"))
+        stack.add(ScrolledWindow(child: list), as: Content.list)
+        stack.add(StatusPage(icon: "mark-location-symbolic", title: tr("No Places"),
+                             description: tr("Press and hold on the map, or press Ctrl+D, to drop a pin.")),
+                  as: Content.empty)
+        stack.add(StatusPage(icon: "edit-find-symbolic", title: tr("No Matching Places")), as: Content.noMatch)
+        let header = HeaderBar()
+        header.packEnd(sort)
+        search.setMargins(top: 6, bottom: 6, start: 12, end: 12)
+        let searchBar = Clamp(child: search, orientation: .horizontal, maximum: 600)
+        let content = ToolbarView(content: stack)
+        content.addTopBar(header)
+        content.addTopBar(searchBar)
+        return content
+    }
+
+    private func bindControls() {
+        search.onSearchChanged { [unowned self] in
+            self.filter.query = self.search.text
+            self.show()
+        }
+        // ↓ from the search goes to the first place.
+        search.onNextMatch { [unowned self] in if !self.shown.isEmpty { self.list.scrollTo(0) } }
+        search.onActivate { [unowned self] in if let first = self.shown.first { self.onChoose?(first.pin) } }
+        byName.onToggled { [unowned self] in
+            self.filter.order = self.byName.isActive ? .name : .date
+            self.show()
+        }
+        list.onActivate { [unowned self] position in
+            guard self.shown.indices.contains(position) else { return }
+            self.onChoose?(self.shown[position].pin)
+        }
+    }
+
+    // MARK: Showing
+
+    private func received(_ summaries: [PlaceSummary]) {
+        all = summaries
+        places = Dictionary(summaries.compactMap { s in s.pin.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
+        show()
+    }
+
+    private func show() {
+        shown = filter.apply(all)
+        // Every key again: an unchanged key is re-bound too, so a renamed place shows its name.
+        model.replaceAll(shown.compactMap { $0.pin.id.map(String.init) })
+        stack.show(all.isEmpty ? Content.empty : shown.isEmpty ? Content.noMatch : Content.list)
+    }
+
+    private func bindRow(_ item: ListItem) {
+        guard let key = item.string, let id = Int64(key), let place = places[id], let row = rows[item.key] else { return }
+        row.boundID = id
+        let dropped = Localization.date(place.pin.created)
+        row.show(name: place.pin.title, detail: String(format: tr("%1$@ · %2$@"), place.photoText, dropped))
+        item.setAccessibleLabel(place.accessibleName(dropped: dropped))
+        guard let file = place.thumbnailFile, let path = pins.thumbnailURL(place)?.path else {
+            return row.showThumbnail(nil)
+        }
+        if let texture = thumbnails[file] { return row.showThumbnail(texture) }
+        row.showThumbnail(nil)
+        let side = Self.thumbnailSize * max(1, list.scaleFactor)
+        Task { [weak self, weak row] in
+            let texture = await Texture.load(path: path, covering: side)
+            guard let self, let texture else { return }
+            // Bounded: a long scroll through thousands of places keeps the latest few hundred.
+            if self.thumbnails.count > 500 { self.thumbnails.removeAll() }
+            self.thumbnails[file] = texture
+            if let row, row.boundID == id { row.showThumbnail(texture) }
+        }
+    }
+}
