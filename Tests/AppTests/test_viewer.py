@@ -160,12 +160,23 @@ def scroll_positions(app) -> list[float]:
     return [bar.get_current_value() for bar in bars]
 
 
-def test_drag_pans_a_zoomed_photo(launch, dirs, paris, loopback):
-    app = launch()
+def wait_sharpened(app, count: int = 1) -> list[dict]:
+    """Until the viewer has shown `count` sharper versions (the trace's viewer_sharpened)."""
+    return wait_for(lambda: (lambda e: e if len(e) >= count else None)(app.events("viewer_sharpened")), 20,
+                    message=lambda: f"the sharper version shown; trace: {app.events()}")
+
+
+def test_drag_pans_a_zoomed_photo(launch, dirs, paris, loopback, tmp_path):
+    app = launch(env={"VT_TRACE": str(tmp_path / "trace.jsonl")})
     _, _, _, viewer = open_viewer(app, dirs, index=0)
-    for _ in range(4):
+    wait_sharpened(app)   # its pixels decide the percentages below
+    press_key(app, "plus")
+    one = viewer.wait_zoom(lambda z: viewer.percent() is not None, "one step of zoom") and viewer.percent()
+    for _ in range(3):
         press_key(app, "plus")
-    viewer.wait_zoom(lambda z: (viewer.percent() or 0) > 150, "four steps of zoom")
+    # Three more steps of 1.25: nearly twice as large again.
+    viewer.wait_zoom(lambda z: (viewer.percent() or 0) >= one * 1.9, "four steps of zoom")
+    zoomed = viewer.percent()
     before = wait_for(lambda: (lambda p: p if len(p) == 2 else None)(scroll_positions(app)), 5,
                       message=lambda: f"two scroll bars on the zoomed photo; tree:\n{app.tree_text()}")
     x, y = app.screen_rect(viewer.picture()).center
@@ -177,7 +188,7 @@ def test_drag_pans_a_zoomed_photo(launch, dirs, paris, loopback):
     after = wait_for(lambda: (lambda p: p if p != before else None)(scroll_positions(app)), 5,
                      message=lambda: f"the drag to scroll the photo (still {scroll_positions(app)})")
     assert all(a > b for a, b in zip(after, before)), f"scrolled {before} → {after}, not right and down"
-    assert viewer.percent() and viewer.percent() > 150, "the drag changed the zoom"
+    assert viewer.percent() == zoomed, "the drag changed the zoom"
 
 
 # ---------------------------------------------------------------- delete, with Undo
@@ -233,9 +244,11 @@ def test_save_as_writes_the_photo_bytes(launch, dirs, paris, loopback):
     app.wait_find(role="label", name=f"Saved as “{target.name}”", timeout=5)
 
 
-def test_copy_image_puts_the_photo_on_the_clipboard(launch, dirs, paris, loopback):
-    app = launch()
+def test_copy_image_puts_the_photo_on_the_clipboard(launch, dirs, paris, loopback, tmp_path):
+    """Copy Image copies what the viewer shows: the sharper version, once it is there."""
+    app = launch(env={"VT_TRACE": str(tmp_path / "trace.jsonl")})
     pin_id, _, cells, _ = open_viewer(app, dirs, index=0)
+    sharpened = wait_sharpened(app)[0]
     press_key(app, "ctrl+c")
     app.wait_find(role="label", name="Image copied", timeout=5)
     env = app.x.env()
@@ -245,8 +258,9 @@ def test_copy_image_puts_the_photo_on_the_clipboard(launch, dirs, paris, loopbac
     png = subprocess.run(["xclip", "-selection", "clipboard", "-t", "image/png", "-o"], env=env,
                          capture_output=True, timeout=10).stdout
     copied = Image.open(BytesIO(png))
-    original = Image.open(stored_file(dirs, pin_id, cells[0].title))
-    assert copied.size == original.size, f"copied {copied.size}, the photo is {original.size}"
+    album = Image.open(stored_file(dirs, pin_id, cells[0].title))
+    assert copied.size[0] == sharpened["width"] > album.size[0], f"copied {copied.size}, the album's is {album.size}"
+    assert abs(copied.size[0] / copied.size[1] - album.size[0] / album.size[1]) < 0.01, "the same photo, larger"
 
 
 # ---------------------------------------------------------------- attribution

@@ -30,7 +30,7 @@ final class PhotoSourceTests: XCTestCase {
     }
 
     @MainActor private func commons() -> CommonsSource {
-        CommonsSource(endpoint: service.url("/commons/w/api.php"), thumbnailWidth: 320, client: client())
+        CommonsSource(endpoint: service.url("/commons/w/api.php"), client: client())
     }
 
     private func search(_ source: @escaping @MainActor () -> PhotoSource, page: Int = 1, perPage: Int = 21,

@@ -105,9 +105,7 @@ def commons_search(q: dict, base: str, total: int) -> Response:
                     # `display: none` that no browser shows, and so no title may show.
                     "ObjectName": {"value": f'{stem}<div style="display: none;">label QS:Len,"{stem}"</div>'}}}
         if width > 0:
-            tw = min(width, 1600)   # Commons never upscales past the original
-            info.update({"thumburl": f"{base}/images/c{pageid}_{tw}x{round(tw * 0.75)}.jpg",
-                         "thumbwidth": tw, "thumbheight": round(tw * 0.75)})
+            info.update(commons_thumbnail(base, f"c{pageid}", width, 1600, 1200))
         pages[str(pageid)] = {"pageid": pageid, "ns": 6, "title": f"File:{stem}.{ext}",
                               "index": i + 1, "imagerepository": "local", "imageinfo": [info]}
     body: dict = {"batchcomplete": ""}
@@ -115,6 +113,32 @@ def commons_search(q: dict, base: str, total: int) -> Response:
         body["continue"] = {"ggscontinue": str(end), "continue": "gcontinue||"}
     body["query"] = {"pages": pages}
     return json_response(body)
+
+
+# Wikimedia's thumbnail steps since 2026 ($wgThumbnailSteps): the only widths it makes.
+THUMBNAIL_STEPS = (20, 40, 60, 120, 250, 330, 500, 960, 1280, 1920, 3840)
+THUMBNAIL_REFUSAL = b"Use thumbnail steps listed on https://w.wiki/GHai\n"
+
+
+def thumbnail_step(width: int) -> int | None:
+    return next((step for step in THUMBNAIL_STEPS if step >= width), None)
+
+
+def thumbnail_url(base: str, name: str, step: int) -> str:
+    """A thumbnail's URL as upload.wikimedia.org's: the step, then the file's name."""
+    return f"{base}/images/thumb/{name}.jpg/{step}px-{name}.jpg"
+
+
+def commons_thumbnail(base: str, name: str, width: int, original_w: int, original_h: int) -> dict:
+    """imageinfo's thumbnail fields for `iiurlwidth=width`, as Wikimedia answers since 2026:
+    the URL of the next step up (the original from its own width on, never upscaled), while
+    thumbwidth and thumbheight report the size asked for."""
+    asked_w = min(width, original_w)
+    asked_h = round(asked_w * original_h / original_w)
+    step = thumbnail_step(width)
+    url = (thumbnail_url(base, name, step) if step is not None and step < original_w
+           else f"{base}/images/{name}_{original_w}x{original_h}.jpg")
+    return {"thumburl": url, "thumbwidth": asked_w, "thumbheight": asked_h}
 
 
 def markup_error(path: str) -> Response:

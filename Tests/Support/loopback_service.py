@@ -57,12 +57,14 @@ from urllib.parse import parse_qs, urlsplit
 import loopback_geocoder
 from loopback_faults import FAULT_MODES, FAULT_TARGETS, TARGET_ALIASES, FaultsMixin
 from loopback_images import encode_jpeg, render_photo, render_tile, sized_jpeg
-from loopback_photos import commons_search, flickr_search
+from loopback_photos import THUMBNAIL_REFUSAL, THUMBNAIL_STEPS, commons_search, flickr_search
 from loopback_state import Response, State, int_param, json_response
 
 MAX_IMAGE_SIDE = 4096
 TILE_RE = re.compile(r"^/tiles/(\d+)/(\d+)/(\d+)\.png$")
 IMAGE_RE = re.compile(r"^/images/([^/]+)_(\d+)x(\d+)\.jpg$")
+# A Commons thumbnail as upload.wikimedia.org names it: /thumb/NAME.jpg/WIDTHpx-NAME.jpg.
+THUMB_RE = re.compile(r"^/images/thumb/([^/]+)\.jpg/(\d+)px-\1\.jpg$")
 
 
 class Handler(FaultsMixin, BaseHTTPRequestHandler):
@@ -184,6 +186,12 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                 except (KeyError, ValueError):
                     return None
             return Response(200, "application/json", loopback_geocoder.reverse(coordinate("lat"), coordinate("lon")))
+        if m := THUMB_RE.match(path):
+            # Only the steps are made; another width is refused as Wikimedia's edge does.
+            width = int(m.group(2))
+            if width not in THUMBNAIL_STEPS:
+                return Response(429, "text/plain; charset=utf-8", THUMBNAIL_REFUSAL)
+            return self._image(m.group(1), width, round(width * 0.75))
         if m := IMAGE_RE.match(path):
             return self._image(m.group(1), int(m.group(2)), int(m.group(3)))
         if path.startswith("/wiki/"):

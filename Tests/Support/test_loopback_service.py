@@ -172,7 +172,8 @@ def test_commons_paginates_and_has_non_images(base):
     info = first["imageinfo"][0]
     assert first["ns"] == 6 and first["title"] == "File:Place 1.jpg" and str(first["pageid"]) in pages
     assert info["mime"] == "image/jpeg" and info["thumbwidth"] == 320 and info["thumbheight"] == 240
-    assert info["thumburl"] == f"{base}/images/c{first['pageid']}_320x240.jpg"
+    # Wikimedia since 2026: the URL is the next standard width up, thumbwidth the one asked for.
+    assert info["thumburl"] == f"{base}/images/thumb/c{first['pageid']}.jpg/330px-c{first['pageid']}.jpg"
     assert "&amp; friends" in info["extmetadata"]["Artist"]["value"]
     assert info["extmetadata"]["ObjectName"]["value"] == 'Place 1<div style="display: none;">label QS:Len,"Place 1"</div>'
     videos = [p for p in pages.values() if p["imageinfo"][0]["mime"] != "image/jpeg"]
@@ -180,6 +181,22 @@ def test_commons_paginates_and_has_non_images(base):
     assert get_json(commons_url(base, lat="0.1", lon="0.1")) == {"batchcomplete": ""}
     small = get_json(commons_url(base, limit=5))
     assert "continue" not in small and len(small["query"]["pages"]) == 5
+
+
+def test_commons_thumbnails_come_only_in_standard_widths(base):
+    """As upload.wikimedia.org since 2026: a thumbnail at a standard width is served at that
+    width; any other width is refused (HTTP 429) with Wikimedia's pointer to the steps."""
+    for step in (120, 250, 330, 960):
+        status, _, body = get(f"{base}/images/thumb/c77.jpg/{step}px-c77.jpg")
+        assert status == 200 and Image.open(io.BytesIO(body)).size == (step, round(step * 0.75))
+    for width in (121, 320, 640):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            get(f"{base}/images/thumb/c77.jpg/{width}px-c77.jpg")
+        assert refused.value.code == 429 and b"thumbnail steps" in refused.value.read(), width
+    # Asked for a width at or beyond the original's: the original itself.
+    wide = get_json(commons_url(base, limit=1, iiurlwidth="3000"))
+    info = next(iter(wide["query"]["pages"].values()))["imageinfo"][0]
+    assert info["thumburl"] == info["url"] and info["thumbwidth"] == 1600
 
 
 def test_image_dimensions_and_size(base):

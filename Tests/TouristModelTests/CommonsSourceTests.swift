@@ -101,7 +101,7 @@ final class CommonsSourceTests: XCTestCase {
     }
 
     func testSearchURL() {
-        let source = CommonsSource(radiusMeters: 50_000, thumbnailWidth: 400,
+        let source = CommonsSource(radiusMeters: 50_000, cellPixels: 400,
                                    client: FakeHTTPClient { _ in Data() })
         let url = source.searchURL(near: Coordinate(latitude: 48.8584, longitude: 2.2945), limit: 210,
                                    continuation: ["iicontinue": "A+B.jpg|x", "continue": "||"])
@@ -117,7 +117,7 @@ final class CommonsSourceTests: XCTestCase {
         XCTAssertEqual(query["ggsnamespace"], "6")
         XCTAssertEqual(query["prop"], "imageinfo")
         XCTAssertEqual(query["iiprop"], "url|size|mime|extmetadata")
-        XCTAssertEqual(query["iiurlwidth"], "400")
+        XCTAssertEqual(query["iiurlwidth"], "500", "the standard width at or above the cell's")
         XCTAssertEqual(query["iicontinue"], "A+B.jpg|x")
         XCTAssertEqual(query["continue"], "||")
     }

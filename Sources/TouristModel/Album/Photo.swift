@@ -17,6 +17,8 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var sourceId: String
     /// The image to download.
     public var remoteURL: String
+    /// A sharper version for the photo viewer, fetched when it is shown (nil: the album's is it).
+    public var largeURL: String?
     /// Web page of the photo.
     public var pageURL: String?
     /// Local file in the store's photos directory.
@@ -31,7 +33,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var failure: String?
 
     public init(id: Int64? = nil, pinId: Int64, position: Int, source: String, sourceId: String,
-                remoteURL: String, pageURL: String? = nil, fileName: String? = nil,
+                remoteURL: String, largeURL: String? = nil, pageURL: String? = nil, fileName: String? = nil,
                 title: String = "", author: String = "", license: String = "",
                 width: Int? = nil, height: Int? = nil, state: PhotoState = .pending, failure: String? = nil) {
         self.id = id
@@ -40,6 +42,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         self.source = source
         self.sourceId = sourceId
         self.remoteURL = remoteURL
+        self.largeURL = largeURL
         self.pageURL = pageURL
         self.fileName = fileName
         self.title = title
@@ -58,6 +61,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         case position, source
         case sourceId = "source_id"
         case remoteURL = "remote_url"
+        case largeURL = "large_url"
         case pageURL = "page_url"
         case fileName = "file_name"
         case title, author, license, width, height, state, failure

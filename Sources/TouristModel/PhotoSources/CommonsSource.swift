@@ -24,15 +24,21 @@ public struct CommonsSource: PhotoSource {
     public let displayName = "Wikimedia Commons"
     private let endpoint: URL
     private let radiusMeters: Int
-    private let thumbnailWidth: Int
+    private let cellPixels: Int
+    private let viewerPixels: Int
     private let client: any HTTPClient
     private let cache = ResultCache()
 
-    public init(endpoint: URL = defaultEndpoint, radiusMeters: Int = 5000, thumbnailWidth: Int = 320,
-                client: HTTPClient) {
+    /// `cellPixels`: the side of an album cell in device pixels (the cell's size times the
+    /// display's scale); each photo is downloaded at the smallest standard width whose shorter
+    /// side covers it. `viewerPixels`: the width the photo viewer shows a photo at, for its
+    /// sharper version.
+    public init(endpoint: URL = defaultEndpoint, radiusMeters: Int = 5000, cellPixels: Int = 120,
+                viewerPixels: Int = 1920, client: HTTPClient) {
         self.endpoint = endpoint
         self.radiusMeters = min(max(radiusMeters, 10), 10000)   // the API's accepted range
-        self.thumbnailWidth = max(thumbnailWidth, 1)
+        self.cellPixels = min(max(cellPixels, 1), 3840)
+        self.viewerPixels = min(max(viewerPixels, 1), 3840)
         self.client = client
     }
 
@@ -48,7 +54,9 @@ public struct CommonsSource: PhotoSource {
             ("ggsnamespace", "6"),
             ("prop", "imageinfo"),
             ("iiprop", "url|size|mime|extmetadata"),
-            ("iiurlwidth", String(thumbnailWidth)),
+            // A standard width (any other is answered with the next one up): the cells' own for
+            // a portrait photo, from which each photo's own step is made (`photo`).
+            ("iiurlwidth", String(WikimediaThumbnails.step(atLeast: cellPixels) ?? cellPixels)),
             // Only the fields we read: full extmetadata is large and slows the answer.
             ("iiextmetadatafilter", "Artist|LicenseShortName|ObjectName"),
         ]
@@ -99,7 +107,7 @@ public struct CommonsSource: PhotoSource {
         for _ in 0..<Self.maxRequestsPerSearch {
             let data = try await client.fetch(searchURL(near: near, limit: limit, continuation: continuation),
                                               maxBytes: Self.maxResponseBytes, service: displayName)
-            let (entries, next) = try Self.decodeEntries(data)
+            let (entries, next) = try Self.decodeEntries(data, sizes: Sizes(cell: cellPixels, viewer: viewerPixels))
             // Leaving the album stops a long merge between requests, not only at the next fetch.
             if Task.isCancelled { throw PhotoSourceError.cancelled }
             for entry in entries {
@@ -131,8 +139,9 @@ public struct CommonsSource: PhotoSource {
 
     /// Decodes one answer: its usable photos nearest first, and the parameters
     /// to send back for more (nil when complete).
-    public static func decode(_ data: Data) throws -> (photos: [RemotePhoto], continuation: [String: String]?) {
-        let (entries, continuation) = try decodeEntries(data)
+    public static func decode(_ data: Data, sizes: Sizes = Sizes()) throws
+        -> (photos: [RemotePhoto], continuation: [String: String]?) {
+        let (entries, continuation) = try decodeEntries(data, sizes: sizes)
         let photos = entries
             .sorted { ($0.index ?? Int.max, $0.pageId) < ($1.index ?? Int.max, $1.pageId) }
             .compactMap(\.photo)
@@ -146,7 +155,8 @@ public struct CommonsSource: PhotoSource {
         let photo: RemotePhoto?
     }
 
-    static func decodeEntries(_ data: Data) throws -> (entries: [Entry], continuation: [String: String]?) {
+    static func decodeEntries(_ data: Data, sizes: Sizes = Sizes()) throws
+        -> (entries: [Entry], continuation: [String: String]?) {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw PhotoSourceError.malformedResponse("Wikimedia Commons")
         }
@@ -171,7 +181,7 @@ public struct CommonsSource: PhotoSource {
             // A page without a usable id cannot be merged or named: skipped, like any odd item.
             guard let pageId = Bounded.int(page["pageid"], in: Self.pageIdRange) else { return nil }
             return Entry(pageId: pageId, index: Bounded.int(page["index"], in: Self.indexRange),
-                         photo: photo(page, pageId: pageId))
+                         photo: photo(page, pageId: pageId, sizes: sizes))
         }
         return (entries, continuation)
     }
@@ -202,13 +212,36 @@ public struct CommonsSource: PhotoSource {
         }
     }
 
-    private static func photo(_ page: [String: Any], pageId: Int) -> RemotePhoto? {
+    /// The pixel widths photos are shown at: an album cell's side, and the viewer's width.
+    public struct Sizes: Sendable, Equatable {
+        public var cell: Int
+        public var viewer: Int
+        public init(cell: Int = 120, viewer: Int = 1920) {
+            self.cell = cell
+            self.viewer = viewer
+        }
+    }
+
+    private static func photo(_ page: [String: Any], pageId: Int, sizes: Sizes) -> RemotePhoto? {
         guard let info = (page["imageinfo"] as? [Any])?.first as? [String: Any] else { return nil }
         let fileTitle = page["title"] as? String ?? ""
         guard isSupportedImage(mime: info["mime"] as? String, title: fileTitle) else { return nil }
 
-        let thumb = webURL(info["thumburl"])
-        guard let imageURL = thumb ?? webURL(info["url"]) else { return nil }
+        let thumb = webURL(info["thumburl"]), original = webURL(info["url"])
+        var originalSize: (width: Int, height: Int)?
+        if let width = Bounded.int(info["width"], in: Bounded.dimension), width > 0,
+           let height = Bounded.int(info["height"], in: Bounded.dimension), height > 0 {
+            originalSize = (width, height)
+        }
+        // The album's: the standard width whose shorter side covers a cell; the viewer's: the
+        // one covering its width (both the original when that is no larger).
+        let given = (Bounded.int(info["thumbwidth"], in: Bounded.dimension), Bounded.int(info["thumbheight"], in: Bounded.dimension))
+        let cellWidth = WikimediaThumbnails.widthCovering(side: sizes.cell, width: originalSize?.width,
+                                                          height: originalSize?.height)
+        guard let image = WikimediaThumbnails.image(width: cellWidth, thumbnail: thumb, original: original,
+                                                    originalSize: originalSize, given: given) else { return nil }
+        let large = WikimediaThumbnails.image(width: sizes.viewer, thumbnail: thumb, original: original,
+                                              originalSize: originalSize, given: given)?.url
         let metadata = info["extmetadata"] as? [String: Any] ?? [:]
         func field(_ name: String) -> String {
             guard let entry = metadata[name] as? [String: Any], let value = text(entry["value"]) else { return "" }
@@ -217,15 +250,16 @@ public struct CommonsSource: PhotoSource {
         let objectName = field("ObjectName")
         return RemotePhoto(
             sourceId: String(pageId),
-            imageURL: imageURL,
+            imageURL: image.url,
             thumbnailURL: thumb,
+            largeURL: large == image.url ? nil : large,
             title: objectName.isEmpty ? displayTitle(fileTitle) : objectName,
             author: field("Artist"),
             license: field("LicenseShortName"),
             pageURL: webURL(info["descriptionurl"]),
-            // The size of what the album downloads: the thumbnail when there is one.
-            width: Bounded.int(thumb == nil ? info["width"] : info["thumbwidth"], in: Bounded.dimension),
-            height: Bounded.int(thumb == nil ? info["height"] : info["thumbheight"], in: Bounded.dimension))
+            // The size of what the album downloads (Wikimedia's thumbwidth is the width asked for,
+            // not the step it serves).
+            width: image.width, height: image.height)
     }
 
     private static func isSupportedImage(mime: String?, title: String) -> Bool {

@@ -14,6 +14,8 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
     /// The image the album downloads.
     public var imageURL: URL
     public var thumbnailURL: URL?
+    /// A sharper version for the photo viewer, when the album's is smaller.
+    public var largeURL: URL?
     public var title: String
     public var author: String
     public var license: String
@@ -22,12 +24,13 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
     public var width: Int?
     public var height: Int?
 
-    public init(sourceId: String, imageURL: URL, thumbnailURL: URL? = nil, title: String = "",
+    public init(sourceId: String, imageURL: URL, thumbnailURL: URL? = nil, largeURL: URL? = nil, title: String = "",
                 author: String = "", license: String = "", pageURL: URL? = nil,
                 width: Int? = nil, height: Int? = nil) {
         self.sourceId = sourceId
         self.imageURL = imageURL
         self.thumbnailURL = thumbnailURL
+        self.largeURL = largeURL
         self.title = title
         self.author = author
         self.license = license
@@ -194,6 +197,7 @@ extension AddressPolicy {
             guard allows(photo.imageURL) else { return nil }
             var photo = photo
             if let thumbnail = photo.thumbnailURL, !allows(thumbnail) { photo.thumbnailURL = nil }
+            if let large = photo.largeURL, !allows(large) { photo.largeURL = nil }
             if let page = photo.pageURL, !allows(page) { photo.pageURL = nil }
             return photo
         }

@@ -84,6 +84,7 @@ extension Photo {
             source: values.text(columns.source.rawValue) ?? "",
             sourceId: values.text(columns.sourceId.rawValue) ?? "",
             remoteURL: values.text(columns.remoteURL.rawValue) ?? "",
+            largeURL: values.text(columns.largeURL.rawValue),
             pageURL: values.text(columns.pageURL.rawValue),
             fileName: values.text(columns.fileName.rawValue),
             title: values.text(columns.title.rawValue) ?? "",

@@ -276,7 +276,8 @@ public final class Store: Sendable {
             for (position, item) in RemotePhoto.distinct(remote).enumerated() {
                 var photo = Photo(
                     pinId: pinId, position: position, source: source, sourceId: item.sourceId,
-                    remoteURL: item.imageURL.absoluteString, pageURL: item.pageURL?.absoluteString,
+                    remoteURL: item.imageURL.absoluteString, largeURL: item.largeURL?.absoluteString,
+                    pageURL: item.pageURL?.absoluteString,
                     fileName: nil, title: item.title, author: item.author, license: item.license,
                     width: item.width, height: item.height, state: .pending)
                 try photo.insert(db)

@@ -69,6 +69,12 @@ enum StoreMigrations {
                 t.add(column: "custom_name", .text)
             }
         }
+        migrator.registerMigration("v7: sharper photos for the viewer") { db in
+            // The album downloads the size its cells need; the viewer fetches this one.
+            try db.alter(table: "photo") { t in
+                t.add(column: "large_url", .text)
+            }
+        }
         return migrator
     }
 

@@ -17,6 +17,9 @@ final class PhotoViewer {
         var remove: (Photo) -> Void
     }
 
+    /// The photo's sharper version, when it has one that can be had now (`LargePhotos`).
+    var sharper: ((Photo) async -> URL?)?
+
     let page: NavigationPage
     var openURI: ((String) -> Void)?
     var showToast: ((String) -> Void)?
@@ -44,6 +47,8 @@ final class PhotoViewer {
         case shown(Photo)
         /// The viewer's slide-in is over.
         case pageShown(Photo)
+        /// The photo's sharper version replaced the album's (its width in pixels).
+        case sharpened(Photo, width: Int)
     }
 
     init(photo: Photo, album: Album, window: ApplicationWindow) {
@@ -152,6 +157,12 @@ final class PhotoViewer {
             let texture = await Texture.load(path: path, maxSize: 4096)
             guard let self, !Task.isCancelled, self.current.id == photo.id else { return }
             self.image.show(texture, name: name)
+            // Then the sharper version, when there is one: it takes the album's place as it is.
+            guard let sharper = self.sharper, let file = await sharper(photo),
+                  let large = await Texture.load(path: file.path, maxSize: 4096),
+                  !Task.isCancelled, self.current.id == photo.id, large.width > (texture?.width ?? 0) else { return }
+            self.image.sharpen(large)
+            Self.events.send(.sharpened(photo, width: Int(large.width)))
         }
     }
 

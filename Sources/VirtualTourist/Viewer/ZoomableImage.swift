@@ -60,6 +60,15 @@ final class ZoomableImage {
         setZoom(1)
     }
 
+    /// A sharper version of the photo shown: the same picture with more pixels, so the zoom and
+    /// the scroll position stay where they are and nothing flashes.
+    func sharpen(_ texture: Texture) {
+        picture.setTexture(texture)
+        self.texture = texture
+        imageSize = (Double(texture.width), Double(texture.height))
+        describe()
+    }
+
     var isZoomed: Bool { zoom > 1 }
 
     /// Multiplies the zoom by `factor` around the centre of the view.

@@ -269,6 +269,9 @@ final class MainWindow {
         guard albumPage != nil else { return }
         closeViewer()
         let viewer = PhotoViewer(photo: photo, album: album, window: window)
+        viewer.sharper = { [unowned self] photo in
+            await self.app.largePhotos.file(for: photo, policy: self.app.makePhotoSource().addressPolicy)
+        }
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         viewer.showToast = { [unowned self] title in self.showToast(title) }
         viewer.onEmpty = { [unowned self] in self.navigation.pop() }

@@ -38,6 +38,10 @@ final class TouristApplication {
         endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
         client: http, languages: Localization.acceptLanguages(environment: configuration.environment),
         connectivity: connectivity)
+    /// The photo viewer's sharper versions, fetched on demand into the cache folder.
+    private(set) lazy var largePhotos = LargePhotos(
+        directory: configuration.paths.cacheDirectory.appendingPathComponent("large-photos", isDirectory: true),
+        client: http, connectivity: connectivity)
     /// Names pins after their places with the geocoder's reverse search (started once the pins
     /// are read, then for each pin dropped and when the network comes back).
     private(set) lazy var pinNamer: PinNamer = {
@@ -253,7 +257,9 @@ extension TouristApplication {
             }
             return FlickrSource(apiKey: key, endpoint: flickrEndpoint, client: http)
         }
+        // A cell's side at the display's scale; the viewer's width up to a large desktop's.
+        let scale = max(1, Int(window?.window.scaleFactor ?? 1))
         return CommonsSource(endpoint: endpoint("VT_COMMONS_URL", CommonsSource.defaultEndpoint),
-                             thumbnailWidth: 640, client: http)
+                             cellPixels: Int(PhotoGrid.cellSize) * scale, viewerPixels: 1920 * scale, client: http)
     }
 }

@@ -68,6 +68,8 @@ final class TraceRecorder {
             switch event {
             case .shown(let photo): trace.event("viewer_shown", Self.id("photo", photo.id))
             case .pageShown(let photo): trace.event("viewer_page_shown", Self.id("photo", photo.id))
+            case .sharpened(let photo, let width):
+                trace.event("viewer_sharpened", Self.id("photo", photo.id).merging(["width": .int(width)]) { a, _ in a })
             }
         })
         subscriptions.append(ZoomableImage.zoomChanged.observe { [trace] change in
