@@ -69,10 +69,10 @@ def test_stored_photo_that_does_not_decode_is_a_failed_cell(launch, dirs, paris,
 
 
 def test_photos_that_do_not_fit_on_disk_fail_and_leave_no_partial_file(launch, dirs, paris, loopback):
-    """Issue 11 item 15: the photos folder on a 200 KB tmpfs holds two or three photos."""
+    """Issue 11 item 15: the photos folder on a 40 KB tmpfs holds a few of the album's 250 px photos."""
     folder = photos_dir(dirs)
     folder.mkdir(parents=True, exist_ok=True)
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=200k", "tmpfs", str(folder)],
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=40k", "tmpfs", str(folder)],
                              capture_output=True, text=True)
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here (needs root in a mount namespace, as in "

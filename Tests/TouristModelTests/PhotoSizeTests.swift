@@ -1,0 +1,98 @@
+import Foundation
+@testable import TouristModel
+import XCTest
+
+/// Wikimedia's standard thumbnail widths, and what the album and the viewer download.
+final class WikimediaThumbnailTests: XCTestCase {
+    private let thumb = URL(string: "https://upload.wikimedia.org/wikipedia/commons/thumb/a/ab/Night_in_Nice.jpg/330px-Night_in_Nice.jpg")!
+    private let original = URL(string: "https://upload.wikimedia.org/wikipedia/commons/a/ab/Night_in_Nice.jpg")!
+
+    func testStepsAndTheWidthThatCoversACell() {
+        XCTAssertEqual(WikimediaThumbnails.step(atLeast: 120), 120)
+        XCTAssertEqual(WikimediaThumbnails.step(atLeast: 121), 250)
+        XCTAssertEqual(WikimediaThumbnails.step(atLeast: 3841), nil)
+        // A landscape photo's height decides; a portrait's width is the cell's.
+        XCTAssertEqual(WikimediaThumbnails.widthCovering(side: 120, width: 4000, height: 3000), 160)
+        XCTAssertEqual(WikimediaThumbnails.widthCovering(side: 240, width: 4000, height: 3000), 320)
+        XCTAssertEqual(WikimediaThumbnails.widthCovering(side: 120, width: 3000, height: 4000), 120)
+        XCTAssertEqual(WikimediaThumbnails.widthCovering(side: 120, width: nil, height: nil), 120)
+        XCTAssertEqual(WikimediaThumbnails.widthCovering(side: 120, width: Int.max, height: 1), 120, "absurd sizes")
+    }
+
+    func testAStepsURLIsTheThumbnailsWithAnotherWidth() {
+        XCTAssertEqual(WikimediaThumbnails.url(thumb, step: 250)?.lastPathComponent, "250px-Night_in_Nice.jpg")
+        XCTAssertEqual(WikimediaThumbnails.url(thumb, step: 250)?.deletingLastPathComponent(), thumb.deletingLastPathComponent())
+        XCTAssertEqual(WikimediaThumbnails.url(thumb, step: 330), thumb)
+        // A multi-page file's thumbnail ("page2-330px-…") or any other form is not rewritten.
+        XCTAssertNil(WikimediaThumbnails.url(URL(string: "https://x.org/t/page2-330px-A.pdf.jpg")!, step: 250))
+        XCTAssertNil(WikimediaThumbnails.url(URL(string: "https://x.org/t/320px.jpg")!, step: 250))
+    }
+
+    func testTheAlbumsAndTheViewersImages() throws {
+        let album = try XCTUnwrap(WikimediaThumbnails.image(width: 160, thumbnail: thumb, original: original,
+                                                            originalSize: (4000, 3000), given: (330, 248)))
+        XCTAssertEqual(album.url.lastPathComponent, "250px-Night_in_Nice.jpg")
+        XCTAssertEqual(album.width, 250)
+        XCTAssertEqual(album.height, 188)
+        // No step below a 1600 px original covers 1920: the original itself.
+        let viewer = try XCTUnwrap(WikimediaThumbnails.image(width: 1920, thumbnail: thumb, original: original,
+                                                             originalSize: (1600, 1200), given: (330, 248)))
+        XCTAssertEqual(viewer.url, original)
+        XCTAssertEqual(viewer.width, 1600)
+        // A thumbnail URL of another form is taken as given.
+        let odd = URL(string: "https://x.org/t/320px.jpg")!
+        let given = try XCTUnwrap(WikimediaThumbnails.image(width: 160, thumbnail: odd, original: original,
+                                                            originalSize: (4000, 3000), given: (320, 240)))
+        XCTAssertEqual(given.url, odd)
+        XCTAssertEqual(given.width, 320)
+    }
+
+    func testCommonsAnswersBecomeCellAndViewerSizes() throws {
+        let answer = #"""
+        {"query":{"pages":{"7":{"pageid":7,"ns":6,"title":"File:Night in Nice.jpg","index":1,"imageinfo":[{
+          "url":"\#(original.absoluteString)","descriptionurl":"https://commons.wikimedia.org/wiki/File:Night_in_Nice.jpg",
+          "thumburl":"\#(thumb.absoluteString)","thumbwidth":320,"thumbheight":240,
+          "width":4000,"height":3000,"mime":"image/jpeg"}]}}}}
+        """#
+        let scale1 = try CommonsSource.decode(Data(answer.utf8), sizes: .init(cell: 120, viewer: 1920)).photos[0]
+        XCTAssertEqual(scale1.imageURL.lastPathComponent, "250px-Night_in_Nice.jpg")
+        XCTAssertEqual(scale1.largeURL?.lastPathComponent, "1920px-Night_in_Nice.jpg")
+        let scale2 = try CommonsSource.decode(Data(answer.utf8), sizes: .init(cell: 240, viewer: 3840)).photos[0]
+        XCTAssertEqual(scale2.imageURL.lastPathComponent, "330px-Night_in_Nice.jpg")
+        XCTAssertEqual(scale2.largeURL?.lastPathComponent, "3840px-Night_in_Nice.jpg")
+    }
+}
+
+/// The viewer's sharper versions: fetched once, kept, and only real images.
+@MainActor
+final class LargePhotosTests: XCTestCase {
+    private func photo(_ url: String?) -> Photo {
+        Photo(id: 1, pinId: 1, position: 0, source: "commons", sourceId: "1", remoteURL: "https://x.org/a.jpg",
+              largeURL: url)
+    }
+
+    func testFetchedOnceKeptAndOnlyImages() async throws {
+        let directory = try makeTemporaryDirectory(self).appendingPathComponent("large")
+        let client = FakeHTTPClient { url in url.path.hasSuffix("bad") ? Data("<html>".utf8) : SampleImages.jpeg }
+        let connectivity = Connectivity()
+        let large = LargePhotos(directory: directory, client: client, connectivity: connectivity, capacity: 2)
+        let first = await large.file(for: photo("https://x.org/big.jpg"), policy: nil)
+        XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(first)), SampleImages.jpeg)
+        let again = await large.file(for: photo("https://x.org/big.jpg"), policy: nil)
+        XCTAssertEqual(again, first)
+        XCTAssertEqual(client.requests.count, 1, "kept, not fetched again")
+        let none = await large.file(for: photo("https://x.org/bad"), policy: nil)
+        XCTAssertNil(none, "not an image")
+        let noURL = await large.file(for: photo(nil), policy: nil)
+        XCTAssertNil(noURL)
+        connectivity.update(isOnline: false)
+        let offline = await large.file(for: photo("https://x.org/other.jpg"), policy: nil)
+        XCTAssertNil(offline, "offline: the album's stays")
+        XCTAssertEqual(client.requests.count, 2)
+        // The newest two are kept.
+        connectivity.update(isOnline: true)
+        for name in ["b", "c", "d"] { _ = await large.file(for: photo("https://x.org/\(name).jpg"), policy: nil) }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".image") }
+        XCTAssertEqual(kept.count, 2, "\(kept)")
+    }
+}
