@@ -20,12 +20,17 @@ public struct FlickrSource: PhotoSource {
     private let endpoint: URL
     private let radiusKm: Double
     private let client: any HTTPClient
+    private let cellPixels: Int
 
-    public init(apiKey: String, endpoint: URL = defaultEndpoint, radiusKm: Double = 5, client: HTTPClient) {
+    /// `cellPixels`: the side of an album cell in device pixels; at 150 or less the album takes
+    /// Flickr's 150 px square (`q`), which is what a cell shows, else the 640 px size (`z`).
+    public init(apiKey: String, endpoint: URL = defaultEndpoint, radiusKm: Double = 5, cellPixels: Int = 120,
+                client: HTTPClient) {
         self.apiKey = apiKey
         self.endpoint = endpoint
         // Flickr wants 0 < radius < 32 km.
         self.radiusKm = radiusKm.isFinite ? min(max(radiusKm, 0.01), 31.99) : 5
+        self.cellPixels = cellPixels
         self.client = client
     }
 
@@ -57,7 +62,7 @@ public struct FlickrSource: PhotoSource {
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
         let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
                                           maxBytes: Self.maxResponseBytes, service: displayName)
-        var result = try Self.decode(data)
+        var result = try Self.decode(data, cellPixels: cellPixels)
         // Photos the app would refuse to download are not offered at all.
         result.photos = addressPolicy.screen(result.photos)
         return result
@@ -75,7 +80,7 @@ public struct FlickrSource: PhotoSource {
 
     /// Decodes a search answer. Numbers may come as strings (older responses) and
     /// unknown fields are ignored; a fail body becomes the matching error.
-    public static func decode(_ data: Data) throws -> PhotoPage {
+    public static func decode(_ data: Data, cellPixels: Int = 640) throws -> PhotoPage {
         let envelope: Envelope
         do {
             envelope = try JSONDecoder().decode(Envelope.self, from: data)
@@ -93,7 +98,7 @@ public struct FlickrSource: PhotoSource {
         guard envelope.stat == nil || envelope.stat == "ok", let result = envelope.photos else {
             throw PhotoSourceError.malformedResponse("Flickr")
         }
-        let photos = (result.photo ?? []).compactMap { $0.value.flatMap(remotePhoto) }
+        let photos = (result.photo ?? []).compactMap { $0.value.flatMap { remotePhoto($0, cellPixels: cellPixels) } }
         // Out-of-range counts count as absent: the album computes page numbers with them.
         return PhotoPage(page: result.page.in(Bounded.page) ?? 1,
                          pages: result.pages.in(0...Bounded.page.upperBound) ?? (photos.isEmpty ? 0 : 1),
@@ -121,7 +126,10 @@ public struct FlickrSource: PhotoSource {
         }
     }
 
-    private static func remotePhoto(_ item: PhotoJSON) -> RemotePhoto? {
+    /// Flickr's square size: 150 × 150, the photo's centre.
+    static let squareSide = 150
+
+    private static func remotePhoto(_ item: PhotoJSON, cellPixels: Int) -> RemotePhoto? {
         let id = item.id?.value
         func built(_ size: String) -> URL? {
             // Only plain tokens go into the path, so odd data cannot steer the URL elsewhere.
@@ -142,7 +150,12 @@ public struct FlickrSource: PhotoSource {
             }
         }
         if image == nil, let url = built("z") { image = (url, nil, nil) }
+        // A small cell shows a square: Flickr's own square is all it needs.
+        if cellPixels <= Self.squareSide, let square = webURL(item.url_q) ?? built("q") {
+            image = (square, Self.squareSide, Self.squareSide)
+        }
         guard let image else { return nil }
+        let large = webURL(item.url_b) ?? built("b")
 
         let owner = item.owner?.value
         var pageURL: URL?
@@ -154,6 +167,7 @@ public struct FlickrSource: PhotoSource {
             sourceId: id ?? image.url.absoluteString,
             imageURL: image.url,
             thumbnailURL: webURL(item.url_q) ?? built("q"),
+            largeURL: large == image.url ? nil : large,
             title: (item.title?.value ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
             author: item.ownername?.value ?? owner ?? "",
             license: license,

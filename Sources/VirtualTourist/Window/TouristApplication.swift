@@ -244,22 +244,25 @@ extension TouristApplication {
             environment[name].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? fallback
         }
         let flickrEndpoint = endpoint("VT_FLICKR_URL", FlickrSource.defaultEndpoint)
+        // A cell's side at the display's scale; the viewer's width up to a large desktop's.
+        let scale = max(1, Int(window?.window.scaleFactor ?? 1))
+        let cellPixels = Int(PhotoGrid.cellSize) * scale
         let client = http
         // A key on its way from the keyring: Flickr, once the key is there.
         if flickrKey.place == .reading, settings.source != .commons,
            settings.resolvedSource(environment: environment, storedKey: nil).flickrKey == nil {
-            return KeyringKeySource(keeper: flickrKey) { FlickrSource(apiKey: $0, endpoint: flickrEndpoint, client: client) }
+            return KeyringKeySource(keeper: flickrKey) {
+                FlickrSource(apiKey: $0, endpoint: flickrEndpoint, cellPixels: cellPixels, client: client)
+            }
         }
         let resolved = settings.resolvedSource(environment: environment, storedKey: flickrKey.key)
         if resolved.id == .flickr {
             guard let key = resolved.flickrKey, !key.isEmpty else {
                 return flickrKey.place == .unreadable ? MissingKeySource(message: FlickrKeyKeeper.Place.unreadableMessage) : MissingKeySource()
             }
-            return FlickrSource(apiKey: key, endpoint: flickrEndpoint, client: http)
+            return FlickrSource(apiKey: key, endpoint: flickrEndpoint, cellPixels: cellPixels, client: http)
         }
-        // A cell's side at the display's scale; the viewer's width up to a large desktop's.
-        let scale = max(1, Int(window?.window.scaleFactor ?? 1))
         return CommonsSource(endpoint: endpoint("VT_COMMONS_URL", CommonsSource.defaultEndpoint),
-                             cellPixels: Int(PhotoGrid.cellSize) * scale, viewerPixels: 1920 * scale, client: http)
+                             cellPixels: cellPixels, viewerPixels: 1920 * scale, client: http)
     }
 }
