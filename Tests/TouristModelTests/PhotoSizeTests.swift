@@ -97,26 +97,32 @@ final class LargePhotosTests: XCTestCase {
     }
 }
 
-/// Flickr's fixed sizes: the 150 px square for small cells, the 1024 px size for the viewer.
+/// Flickr's fixed sizes: the 240 px size for small cells, the 1024 px size for the viewer.
 final class FlickrSizeTests: XCTestCase {
-    func testSmallCellsTakeTheSquareAndTheViewerTheLargeSize() throws {
+    func testSmallCellsTakeTheSmallSizeAndTheViewerTheLargeSize() throws {
         let body = """
-            {"photos":{"page":1,"pages":1,"perpage":2,"total":2,"photo":[
+            {"photos":{"page":1,"pages":1,"perpage":3,"total":3,"photo":[
               {"id":"5301","owner":"o","secret":"abc","server":"65535","title":"T",
                "url_q":"https://live.staticflickr.com/65535/5301_abc_q.jpg","width_q":150,"height_q":150,
+               "url_m":"https://live.staticflickr.com/65535/5301_abc_m.jpg","width_m":240,"height_m":180,
                "url_z":"https://live.staticflickr.com/65535/5301_abc_z.jpg","width_z":640,"height_z":480,
                "url_b":"https://live.staticflickr.com/65535/5301_abc_b.jpg","width_b":1024,"height_b":768},
-              {"id":"12","owner":"o","secret":"s2","server":"7","title":"B"}
+              {"id":"12","owner":"o","secret":"s2","server":"7","title":"B"},
+              {"id":"13","owner":"o","secret":"s3","server":"7","title":"Panorama",
+               "url_m":"https://live.staticflickr.com/7/13_s3_m.jpg","width_m":240,"height_m":80,
+               "url_z":"https://live.staticflickr.com/7/13_s3_z.jpg","width_z":640,"height_z":213}
             ]},"stat":"ok"}
             """
         let scale1 = try FlickrSource.decode(Data(body.utf8), cellPixels: 120).photos
-        XCTAssertEqual(scale1[0].imageURL.lastPathComponent, "5301_abc_q.jpg")
-        XCTAssertEqual([scale1[0].width, scale1[0].height], [150, 150])
+        XCTAssertEqual(scale1[0].imageURL.lastPathComponent, "5301_abc_m.jpg")
+        XCTAssertEqual([scale1[0].width, scale1[0].height], [240, 180])
         XCTAssertEqual(scale1[0].largeURL?.lastPathComponent, "5301_abc_b.jpg")
         // Built from id, secret and server where the answer has no URLs.
-        XCTAssertEqual(scale1[1].imageURL.absoluteString, "https://live.staticflickr.com/7/12_s2_q.jpg")
+        XCTAssertEqual(scale1[1].imageURL.absoluteString, "https://live.staticflickr.com/7/12_s2_m.jpg")
         XCTAssertEqual(scale1[1].largeURL?.absoluteString, "https://live.staticflickr.com/7/12_s2_b.jpg")
-        // A 2× display's 240 px cell needs more than the square.
+        // A panorama's 80 px high small size does not cover a cell.
+        XCTAssertEqual(scale1[2].imageURL.lastPathComponent, "13_s3_z.jpg")
+        // A 2× display's 240 px cell needs more than the small size.
         let scale2 = try FlickrSource.decode(Data(body.utf8), cellPixels: 240).photos
         XCTAssertEqual(scale2[0].imageURL.lastPathComponent, "5301_abc_z.jpg")
         XCTAssertEqual(scale2[0].width, 640)

@@ -28,7 +28,17 @@ public final class NetworkMonitor: Object {
         onChange(of: "network-available") { [weak self] in self?.update() }
         // The portal's first answer, and any change (the gboolean argument is read again below).
         Signal.connect(raw, "network-changed", uint: { [weak self] _ in self?.update() })
+        // A portal that never answers must not leave the app "online" for good: after a few
+        // seconds what the monitor says counts as its answer.
+        if !hasAnswered {
+            MainLoop.timeout(milliseconds: Self.answerWait) { [weak self] in
+                if self?.hasAnswered == false { self?.update() }
+                return false
+            }
+        }
     }
+
+    static let answerWait: UInt32 = 3000
 
     public var isAvailable: Bool {
         g_network_monitor_get_network_available(vt_network_monitor(raw)).isTrue

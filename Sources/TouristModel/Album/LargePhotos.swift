@@ -14,7 +14,6 @@ public final class LargePhotos {
     private let client: HTTPClient
     private let connectivity: Connectivity
     private let capacity: Int
-    private var fetching: [String: Task<URL?, Never>] = [:]
 
     public init(directory: URL, client: HTTPClient, connectivity: Connectivity, capacity: Int = 100) {
         self.directory = directory
@@ -24,49 +23,46 @@ public final class LargePhotos {
     }
 
     /// The sharper version's file, fetched unless it is here already; nil when the photo has
-    /// none, or it cannot be had now (offline, a failure, not an image). `policy`: the
-    /// addresses the photo's source may fetch from.
+    /// none, or it cannot be had now (offline, a failure, not an image, cancelled: the viewer
+    /// moved on). `policy`: the addresses the photo's source may fetch from.
     public func file(for photo: Photo, policy: AddressPolicy?) async -> URL? {
         guard let text = photo.largeURL, let url = URL(string: text), ["http", "https"].contains(url.scheme) else { return nil }
         let file = directory.appendingPathComponent(Self.fileName(for: text), isDirectory: false)
         if DurableFile.isRegularFile(file) { return file }
         guard connectivity.isOnline else { return nil }
-        if let running = fetching[text] { return await running.value }
-        let task = Task { await self.fetch(url, into: file, policy: policy) }
-        fetching[text] = task
-        let result = await task.value
-        fetching[text] = nil
-        return result
-    }
-
-    private func fetch(_ url: URL, into file: URL, policy: AddressPolicy?) async -> URL? {
         var rules = Self.rules
         rules.policy = policy
-        guard let data = try? await client.get(url, rules: rules), ImageCheck.problem(with: data) == nil else { return nil }
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            // A part left by a crash would block the new one (parts are created, never replaced).
-            let part = file.appendingPathExtension("part")
-            DurableFile.remove(part)
-            try DurableFile.replace(file, with: data, via: part, mode: 0o600)
-        } catch {
-            return nil
-        }
-        trim()
-        return file
+        // The transfer is the caller's task's: cancelling it (the next photo) cancels this.
+        guard let data = try? await client.get(url, rules: rules), !Task.isCancelled,
+              ImageCheck.problem(with: data) == nil else { return nil }
+        // Written and synced off the main thread, as the album's downloads are.
+        let directory = directory, capacity = capacity
+        return await Task.detached(priority: .utility) { () -> URL? in
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                // A part left by a crash would block the new one (parts are created, never replaced).
+                let part = file.appendingPathExtension("part")
+                DurableFile.remove(part)
+                try DurableFile.replace(file, with: data, via: part, mode: 0o600)
+            } catch {
+                return nil
+            }
+            Self.trim(directory, keeping: capacity)
+            return file
+        }.value
     }
 
     /// Keeps the newest `capacity` files.
-    private func trim() {
+    nonisolated private static func trim(_ directory: URL, keeping capacity: Int) {
         let keys: [URLResourceKey] = [.contentModificationDateKey]
         guard let files = try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys),
               files.count > capacity else { return }
         let dated = files.map { ($0, (try? $0.resourceValues(forKeys: Set(keys)).contentModificationDate) ?? .distantPast) }
-        for (file, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(capacity) { _ = DurableFile.remove(file) }
+        for (file, _) in dated.sorted(by: { $0.1 > $1.1 }).dropFirst(capacity) { DurableFile.remove(file) }
     }
 
     /// A name made from the URL alone (FNV-1a, 64 bits), so nothing from the network names a file.
-    static func fileName(for url: String) -> String {
+    nonisolated static func fileName(for url: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in url.utf8 {
             hash ^= UInt64(byte)

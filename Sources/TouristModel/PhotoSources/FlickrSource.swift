@@ -22,8 +22,8 @@ public struct FlickrSource: PhotoSource {
     private let client: any HTTPClient
     private let cellPixels: Int
 
-    /// `cellPixels`: the side of an album cell in device pixels; at 150 or less the album takes
-    /// Flickr's 150 px square (`q`), which is what a cell shows, else the 640 px size (`z`).
+    /// `cellPixels`: the side of an album cell in device pixels; the album takes Flickr's 240 px
+    /// size (`m`) where its shorter side covers a cell, else the 640 px size (`z`).
     public init(apiKey: String, endpoint: URL = defaultEndpoint, radiusKm: Double = 5, cellPixels: Int = 120,
                 client: HTTPClient) {
         self.apiKey = apiKey
@@ -126,8 +126,8 @@ public struct FlickrSource: PhotoSource {
         }
     }
 
-    /// Flickr's square size: 150 × 150, the photo's centre.
-    static let squareSide = 150
+    /// Flickr's small size (m): 240 px on the longer side.
+    static let smallSide = 240
 
     private static func remotePhoto(_ item: PhotoJSON, cellPixels: Int) -> RemotePhoto? {
         let id = item.id?.value
@@ -150,9 +150,12 @@ public struct FlickrSource: PhotoSource {
             }
         }
         if image == nil, let url = built("z") { image = (url, nil, nil) }
-        // A small cell shows a square: Flickr's own square is all it needs.
-        if cellPixels <= Self.squareSide, let square = webURL(item.url_q) ?? built("q") {
-            image = (square, Self.squareSide, Self.squareSide)
+        // A small cell: the 240 px size (m) when its shorter side covers the cell. Not the
+        // 150 px square (q): the viewer offline and Export Album show the album's own copy.
+        let mWidth = item.width_m.in(Bounded.dimension), mHeight = item.height_m.in(Bounded.dimension)
+        if min(mWidth ?? Self.smallSide, mHeight ?? Self.smallSide * 3 / 4) >= cellPixels,
+           let small = webURL(item.url_m) ?? built("m") {
+            image = (small, mWidth, mHeight)
         }
         guard let image else { return nil }
         let large = webURL(item.url_b) ?? built("b")

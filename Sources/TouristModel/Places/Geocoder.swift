@@ -113,8 +113,8 @@ public final class Geocoder {
         var components = URLComponents(url: endpoint.deletingLastPathComponent().appendingPathComponent("reverse"),
                                        resolvingAgainstBaseURL: false)!
         components.queryItems = (components.queryItems ?? []) + [
-            URLQueryItem(name: "lat", value: String(format: "%.6f", coordinate.latitude)),
-            URLQueryItem(name: "lon", value: String(format: "%.6f", coordinate.longitude)),
+            URLQueryItem(name: "lat", value: NumberText.fixed(coordinate.latitude, decimals: 6)),
+            URLQueryItem(name: "lon", value: NumberText.fixed(coordinate.longitude, decimals: 6)),
             URLQueryItem(name: "format", value: "jsonv2"),
             URLQueryItem(name: "zoom", value: String(Self.reverseZoom)),
         ] + (languages.map { [URLQueryItem(name: "accept-language", value: $0)] } ?? [])
@@ -123,7 +123,7 @@ public final class Geocoder {
 
     /// About 10 m: pins that close share their place's name.
     static func reverseKey(_ coordinate: Coordinate) -> String {
-        String(format: "%.4f,%.4f", coordinate.latitude, coordinate.longitude)
+        NumberText.fixed(coordinate.latitude, decimals: 4) + "," + NumberText.fixed(coordinate.longitude, decimals: 4)
     }
 
     func url(for query: String) -> URL {

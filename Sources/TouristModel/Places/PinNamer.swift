@@ -62,7 +62,7 @@ public final class PinNamer {
         while !Task.isCancelled, connectivity.isOnline, let store = store() {
             let pins: [Pin]
             do {
-                pins = try store.unnamedPins().filter { $0.id.map { !failed.contains($0) } ?? false }
+                pins = try store.unnamedPins(excluding: failed)
             } catch {
                 onError?("Could not read the pins to name: \(error.localizedDescription)")
                 return

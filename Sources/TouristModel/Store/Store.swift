@@ -199,9 +199,12 @@ public final class Store: Sendable {
 
     /// Pins whose place has not been looked up yet, the newest first (the one just dropped is
     /// the one the user is looking at).
-    public func unnamedPins(limit: Int = 50) throws -> [Pin] {
+    /// `excluding`: pins not to ask about again (their lookup failed).
+    public func unnamedPins(excluding: Set<Int64> = [], limit: Int = 50) throws -> [Pin] {
         try writer.read { db in
-            try Pin.filter(Column("place_name") == nil).order(Column("id").desc).limit(limit).fetchAll(db)
+            try Pin.filter(Column("place_name") == nil && !excluding.contains(Column("id")))
+                .filter((-90.0...90.0).contains(Column("latitude")) && (-180.0...180.0).contains(Column("longitude")))
+                .order(Column("id").desc).limit(limit).fetchAll(db)
         }.filter(\.coordinate.isValid)
     }
 

@@ -70,6 +70,7 @@ final class PlacesPage {
     // MARK: Building
 
     private static func layout(list: ListView, stack: Stack, search: SearchEntry, sort: ToggleButton) -> Widget {
+        search.setAccessibleLabel(tr("Search places"))
         list.addCSSClass("navigation-sidebar")
         list.setAccessibleLabel(tr("Places"))
         stack.add(ScrolledWindow(child: list), as: Content.list)
@@ -87,22 +88,33 @@ final class PlacesPage {
         return content
     }
 
+    /// Weak: the entry's "search-changed" comes 150 ms after the last key, and may come after
+    /// a choice (Enter, Back) has closed the page.
     private func bindControls() {
-        search.onSearchChanged { [unowned self] in
-            self.filter.query = self.search.text
-            self.show()
-        }
+        search.onSearchChanged { [weak self] in self?.searchChanged() }
         // ↓ from the search goes to the first place.
-        search.onNextMatch { [unowned self] in if !self.shown.isEmpty { self.list.scrollTo(0) } }
-        search.onActivate { [unowned self] in if let first = self.shown.first { self.onChoose?(first.pin) } }
-        byName.onToggled { [unowned self] in
+        search.onNextMatch { [weak self] in if self?.shown.isEmpty == false { self?.list.scrollTo(0) } }
+        // Enter chooses the first of what is typed now, not of the last filtering.
+        search.onActivate { [weak self] in
+            guard let self else { return }
+            self.searchChanged()
+            if let first = self.shown.first { self.onChoose?(first.pin) }
+        }
+        byName.onToggled { [weak self] in
+            guard let self else { return }
             self.filter.order = self.byName.isActive ? .name : .date
             self.show()
         }
-        list.onActivate { [unowned self] position in
-            guard self.shown.indices.contains(position) else { return }
+        list.onActivate { [weak self] position in
+            guard let self, self.shown.indices.contains(position) else { return }
             self.onChoose?(self.shown[position].pin)
         }
+    }
+
+    private func searchChanged() {
+        guard filter.query != search.text else { return }
+        filter.query = search.text
+        show()
     }
 
     // MARK: Showing
@@ -114,9 +126,21 @@ final class PlacesPage {
     }
 
     private func show() {
-        shown = filter.apply(all)
-        // Every key again: an unchanged key is re-bound too, so a renamed place shows its name.
-        model.replaceAll(shown.compactMap { $0.pin.id.map(String.init) })
+        // Pins deleted while their Undo is offered are not places any more (before the map's
+        // first pins have come, every stored one counts).
+        let visible = pins.pins.map { Set($0.compactMap(\.id)) }
+        let previous = shown
+        shown = filter.apply(all.filter { place in place.pin.id.map { visible?.contains($0) ?? true } ?? false })
+        let keys = shown.compactMap { $0.pin.id.map(String.init) }
+        if previous.map(\.pin.id) == shown.map(\.pin.id) {
+            // The same places in the same order (a photo saved, a pin named): only the rows that
+            // changed are bound again, so the selection, focus and scrolling stay where they are.
+            for index in shown.indices where shown[index] != previous[index] {
+                model.splice(at: index, removing: 1, adding: [keys[index]])
+            }
+        } else {
+            model.replaceAll(keys)
+        }
         stack.show(all.isEmpty ? Content.empty : shown.isEmpty ? Content.noMatch : Content.list)
     }
 

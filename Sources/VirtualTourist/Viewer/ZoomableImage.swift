@@ -66,7 +66,8 @@ final class ZoomableImage {
         picture.setTexture(texture)
         self.texture = texture
         imageSize = (Double(texture.width), Double(texture.height))
-        describe()
+        // Laid out again in case its shape differs a little (rounded sizes); describes the zoom.
+        setZoom(zoom)
     }
 
     var isZoomed: Bool { zoom > 1 }
