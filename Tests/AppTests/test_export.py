@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from urllib.parse import urlsplit
 
 from harness import BUTTON, REPO, wait_for
 from test_album import PER_ALBUM, album_title, drop_pin, open_album, press_key, rows
@@ -43,8 +44,11 @@ def test_export_album_writes_photos_credits_and_geojson(launch, dirs, paris, loo
         stored = rows(dirs, pin_id)
         photos = sorted(p for p in folder.iterdir() if p.suffix == ".jpg")
         assert len(photos) == PER_ALBUM == len(stored)
+        # The photos themselves (each one's sharper version), not the album's cell-sized copies.
+        large = [url for (url,) in dirs.query("SELECT large_url FROM photo WHERE pin_id = ?", (pin_id,))]
+        assert all(large), large
         assert sorted(p.read_bytes() for p in photos) == \
-            sorted((dirs.data_dir / "photos" / r.file_name).read_bytes() for r in stored)
+            sorted(loopback.get(urlsplit(url).path) for url in large)
         credits = (folder / "credits.txt").read_text()
         assert all(r.title in credits for r in stored) and "CC BY-SA 4.0" in credits
         assert "<li>" in (folder / "credits.html").read_text()

@@ -123,7 +123,8 @@ final class AddressPolicyTests: XCTestCase {
                "url_q":"https://2130706433/q.jpg"},
               {"id":"3","secret":"s","server":"1","url_z":"https://user@live.staticflickr.com/1/3_s_z.jpg"}]}}
             """
-        let source = FlickrSource(apiKey: "k", client: FakeHTTPClient { _ in Data(body.utf8) })
+        // Cells large enough to take url_z, the address under test.
+        let source = FlickrSource(apiKey: "k", cellPixels: 640, client: FakeHTTPClient { _ in Data(body.utf8) })
         let page = try await source.search(near: Coordinate(latitude: 1, longitude: 1), page: 1, perPage: 10)
         XCTAssertEqual(page.photos.map(\.sourceId), ["2"])
         XCTAssertNil(page.photos.first?.thumbnailURL)

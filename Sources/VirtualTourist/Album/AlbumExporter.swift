@@ -22,27 +22,45 @@ final class AlbumExporter {
     }
 
     var isExporting: Bool { running != nil }
+    /// A photo's sharper version (`LargePhotos`): the album keeps copies the size of its cells,
+    /// an exported album should have the photos themselves.
+    var sharper: ((Photo) async -> URL?)?
 
     /// The album's downloaded photos, as they are now, to a folder the user chooses.
     func export(pin: Pin, photos: [Photo], fileURL: (Photo) -> URL?) {
         guard running == nil else { return }
-        let items = photos.compactMap { photo in
-            fileURL(photo).map {
-                AlbumExport.Item(title: photo.title, author: photo.author, license: photo.license,
-                                 pageURL: photo.pageURL, file: $0)
-            }
-        }
-        guard !items.isEmpty else { return showProblem(tr("The album has no photos to export yet")) }
-        // Translators: the exported album's folder name; %@ is the pin's latitude and longitude.
-        let export = AlbumExport(name: String(format: tr("Album at %@"), pin.coordinateText),
-                                 pin: pin.coordinate, items: items)
+        let stored = photos.compactMap { photo in fileURL(photo).map { (photo: photo, file: $0) } }
+        guard !stored.isEmpty else { return showProblem(tr("The album has no photos to export yet")) }
+        // Translators: the exported album's folder name; %@ is the place's name, or the pin's
+        // latitude and longitude.
+        let name = String(format: tr("Album at %@"), pin.title)
         running = Task { [weak self] in
             guard let self else { return }
             defer { self.running = nil }
             guard let folder = await FileDialog.selectFolder(over: self.window, title: tr("Export Album"),
                                                              acceptLabel: tr("_Export")) else { return }
-            await self.write(export, into: folder)
+            guard let items = await self.items(stored) else { return }
+            await self.write(AlbumExport(name: name, pin: pin.coordinate, items: items), into: folder)
         }
+    }
+
+    /// Each photo's sharper version where it can be had (the album's copy where not: offline,
+    /// or a failure), counted in a toast that can cancel; nil when cancelled.
+    private func items(_ stored: [(photo: Photo, file: URL)]) async -> [AlbumExport.Item]? {
+        cancelled.value = false
+        let toast = Toast(fetchingText(done: 0, total: stored.count), timeout: 0)
+        toast.setButton(tr("Cancel")) { [cancelled] in cancelled.value = true }
+        toasts.add(toast)
+        defer { toast.dismiss() }
+        var items: [AlbumExport.Item] = []
+        for (index, entry) in stored.enumerated() {
+            if cancelled.value { return nil }
+            let file = await sharper?(entry.photo) ?? entry.file
+            items.append(AlbumExport.Item(title: entry.photo.title, author: entry.photo.author, license: entry.photo.license,
+                                          pageURL: entry.photo.pageURL, file: file))
+            toast.title = fetchingText(done: index + 1, total: stored.count)
+        }
+        return cancelled.value ? nil : items
     }
 
     private func write(_ export: AlbumExport, into folder: URL) async {
@@ -75,6 +93,12 @@ final class AlbumExporter {
             // Translators: %@ is the file system's reason (no space left, read-only…).
             showProblem(String(format: tr("The album could not be exported: %@"), reason))
         }
+    }
+
+    private func fetchingText(done: Int, total: Int) -> String {
+        // Translators: while Export Album… gets each photo's full size; the numbers are photos
+        // done and in all.
+        String(format: tr("Getting photos: %@ of %@"), Localization.count(done), Localization.count(total))
     }
 
     private func progressText(done: Int, total: Int) -> String {

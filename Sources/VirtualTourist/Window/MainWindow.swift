@@ -23,7 +23,11 @@ final class MainWindow {
     private var problemToast: Toast?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
-    private lazy var exporter = AlbumExporter(window: window, toasts: toasts) { [unowned self] in self.showProblem($0) }
+    private lazy var exporter: AlbumExporter = {
+        let exporter = AlbumExporter(window: window, toasts: toasts) { [unowned self] in self.showProblem($0) }
+        exporter.sharper = { [unowned self] photo in await self.sharperFile(photo) }
+        return exporter
+    }()
     /// Albums and photos opening and closing, for whoever follows them (the benchmark's trace).
     let events = Broadcast<Event>()
 
@@ -269,14 +273,17 @@ final class MainWindow {
         guard albumPage != nil else { return }
         closeViewer()
         let viewer = PhotoViewer(photo: photo, album: album, window: window)
-        viewer.sharper = { [unowned self] photo in
-            await self.app.largePhotos.file(for: photo, policy: self.app.makePhotoSource().addressPolicy)
-        }
+        viewer.sharper = { [unowned self] photo in await self.sharperFile(photo) }
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         viewer.showToast = { [unowned self] title in self.showToast(title) }
         viewer.onEmpty = { [unowned self] in self.navigation.pop() }
         self.viewer = viewer
         navigation.push(viewer.page)
+    }
+
+    /// The photo's sharper version, for the viewer and Export Album (`LargePhotos`).
+    private func sharperFile(_ photo: Photo) async -> URL? {
+        await app.largePhotos.file(for: photo, policy: app.makePhotoSource().addressPolicy)
     }
 
     private func goBack() {
