@@ -56,6 +56,10 @@ def test_export_album_writes_photos_credits_and_geojson(launch, dirs, paris, loo
         assert geojson["type"] == "FeatureCollection"
         pin = geojson["features"][0]
         assert pin["properties"]["kind"] == "pin"
+        # Each photo whose source said where it was taken.
+        located = dirs.query("SELECT count(*) FROM photo WHERE pin_id = ? AND latitude IS NOT NULL", (pin_id,))[0][0]
+        assert 0 < located < PER_ALBUM
+        assert sum(f["properties"]["kind"] == "photo" for f in geojson["features"]) == located
         assert pin["geometry"]["coordinates"] == [lon, lat] or \
             [round(v, 4) for v in pin["geometry"]["coordinates"]] == [round(lon, 4), round(lat, 4)]
         # Ctrl+E exports again, into a folder of its own.

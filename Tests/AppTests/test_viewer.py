@@ -281,3 +281,22 @@ def test_attribution_for_every_flickr_licence(launch, dirs, paris, loopback):
         app.wait_find(role="label", name=f"By Owner {i % 5} · {licence}", showing=True, timeout=5)
         app.wait_find(role=BUTTON, name="Open in Browser", showing=True, timeout=5)
         press_key(app, "Right")
+
+
+# ---------------------------------------------------------------- where the photo was taken
+
+def test_the_viewer_says_where_a_located_photo_was_taken(launch, dirs, paris, loopback):
+    """Commons gives four files in five a position (prop=coordinates): the viewer says it from
+    the pin; the fifth photo, with none, says nothing of it."""
+    app = launch()
+    pin_id, _, cells, viewer = open_viewer(app, dirs, index=0)
+    app.wait_find(role="label", name_re=r"^Taken \d+ m (north|north-east|east|south-east|south|south-west|west|"
+                                        r"north-west) of the pin$", showing=True, timeout=5)
+    located = [r[0] is not None for r in dirs.query(
+        "SELECT latitude FROM photo WHERE pin_id = ? ORDER BY position", (pin_id,))]
+    assert located[:5] == [True, True, True, True, False], located
+    for _ in range(4):
+        press_key(app, "Right")
+    viewer.wait_photo(cells[4].title, f"5 of {PER_ALBUM}")
+    app.wait_gone(role="label", name_re=r"^Taken ", showing=True, timeout=5)
+

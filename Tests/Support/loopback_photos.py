@@ -59,6 +59,10 @@ def flickr_search(q: dict, base: str, total: int) -> Response:
                  "server": "7", "farm": 8, "title": f"Photo {i + 1} near {lat:.3f},{lon:.3f}",
                  "ispublic": 1, "isfriend": 0, "isfamily": 0, "license": num(i % 11),
                  "ownername": f"Owner {i % 5}", "datetakengranularity": "0"}
+        if "geo" in q.get("extras", "").split(","):
+            # Flickr says "no position" with 0 and 0; numbers or strings as the rest.
+            plat, plon = (0, 0) if i % 5 == 4 else photo_position(lat, lon, i)
+            photo["latitude"], photo["longitude"] = num(plat), num(plon)
         for suffix, (w, hgt) in FLICKR_SIZES.items():
             photo[f"url_{suffix}"] = f"{base}/images/{pid}_{w}x{hgt}.jpg"
             photo[f"height_{suffix}"] = num(hgt)
@@ -108,6 +112,11 @@ def commons_search(q: dict, base: str, total: int) -> Response:
             info.update(commons_thumbnail(base, f"c{pageid}", width, 1600, 1200))
         pages[str(pageid)] = {"pageid": pageid, "ns": 6, "title": f"File:{stem}.{ext}",
                               "index": i + 1, "imagerepository": "local", "imageinfo": [info]}
+        # prop=coordinates: the camera's position, as Commons' {{Location}} gives it; one file in
+        # five has none (the key is then absent, as in real answers).
+        if "coordinates" in q.get("prop", "").split("|") and i % 5 != 4:
+            plat, plon = photo_position(lat, lon, i)
+            pages[str(pageid)]["coordinates"] = [{"lat": plat, "lon": plon, "primary": "", "globe": "earth"}]
     body: dict = {"batchcomplete": ""}
     if end < count:
         body["continue"] = {"ggscontinue": str(end), "continue": "gcontinue||"}
@@ -118,6 +127,16 @@ def commons_search(q: dict, base: str, total: int) -> Response:
 # Wikimedia's thumbnail steps since 2026 ($wgThumbnailSteps): the only widths it makes.
 THUMBNAIL_STEPS = (20, 40, 60, 120, 250, 330, 500, 960, 1280, 1920, 3840)
 THUMBNAIL_REFUSAL = b"Use thumbnail steps listed on https://w.wiki/GHai\n"
+
+
+def photo_position(lat: float, lon: float, i: int) -> tuple[float, float]:
+    """Where photo `i` near (lat, lon) was taken: 100 m + 50 m per photo away, a compass point
+    further round for each (north, north-east, east …)."""
+    metres = 100 + 50 * i
+    bearing = math.radians((i * 45) % 360)
+    dlat = metres * math.cos(bearing) / 111_320
+    dlon = metres * math.sin(bearing) / (111_320 * max(0.01, math.cos(math.radians(lat))))
+    return round(lat + dlat, 7), round(lon + dlon, 7)
 
 
 def thumbnail_step(width: int) -> int | None:

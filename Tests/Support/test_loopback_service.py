@@ -183,6 +183,19 @@ def test_commons_paginates_and_has_non_images(base):
     assert "continue" not in small and len(small["query"]["pages"]) == 5
 
 
+def test_commons_and_flickr_say_where_most_photos_were_taken(base):
+    """prop=coordinates: the primary position of four files in five; Flickr's geo extra, with
+    0 and 0 for the others."""
+    pages = get_json(commons_url(base, limit=10, prop="imageinfo|coordinates"))["query"]["pages"].values()
+    by_index = {p["index"]: p for p in pages}
+    assert [i for i in sorted(by_index) if "coordinates" not in by_index[i]] == [5, 10]
+    first = by_index[1]["coordinates"][0]
+    assert first["globe"] == "earth" and "primary" in first and abs(first["lat"] - 48.857) < 0.01
+    assert all("coordinates" not in p for p in get_json(commons_url(base, limit=10))["query"]["pages"].values())
+    photos = get_json(flickr_url(base, extras="geo"))["photos"]["photo"]
+    assert [float(p["latitude"]) == 0 for p in photos[:5]] == [False] * 4 + [True]
+
+
 def test_commons_thumbnails_come_only_in_standard_widths(base):
     """As upload.wikimedia.org since 2026: a thumbnail at a standard width is served at that
     width; any other width is refused (HTTP 429) with Wikimedia's pointer to the steps."""

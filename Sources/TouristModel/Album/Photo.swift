@@ -28,6 +28,9 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var license: String
     public var width: Int?
     public var height: Int?
+    /// Where the photo was taken, when its source said.
+    public var latitude: Double?
+    public var longitude: Double?
     public var state: PhotoState
     /// Why the download failed, for the user (only while `state` is failed).
     public var failure: String?
@@ -35,7 +38,8 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public init(id: Int64? = nil, pinId: Int64, position: Int, source: String, sourceId: String,
                 remoteURL: String, largeURL: String? = nil, pageURL: String? = nil, fileName: String? = nil,
                 title: String = "", author: String = "", license: String = "",
-                width: Int? = nil, height: Int? = nil, state: PhotoState = .pending, failure: String? = nil) {
+                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil,
+                state: PhotoState = .pending, failure: String? = nil) {
         self.id = id
         self.pinId = pinId
         self.position = position
@@ -50,6 +54,8 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         self.license = license
         self.width = width
         self.height = height
+        self.latitude = coordinate?.latitude
+        self.longitude = coordinate?.longitude
         self.state = state
         self.failure = failure
     }
@@ -64,10 +70,17 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         case largeURL = "large_url"
         case pageURL = "page_url"
         case fileName = "file_name"
-        case title, author, license, width, height, state, failure
+        case title, author, license, width, height, latitude, longitude, state, failure
     }
 
     public static let databaseTableName = "photo"
+
+    /// Where the photo was taken, when known (and possible).
+    public var coordinate: Coordinate? {
+        guard let latitude, let longitude else { return nil }
+        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        return coordinate.isValid ? coordinate : nil
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID

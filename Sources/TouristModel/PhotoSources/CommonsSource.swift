@@ -52,7 +52,9 @@ public struct CommonsSource: PhotoSource {
             ("ggsradius", String(radiusMeters)),
             ("ggslimit", String(min(max(limit, 1), Self.maxResults))),
             ("ggsnamespace", "6"),
-            ("prop", "imageinfo"),
+            // With each file's own (primary: the camera's) position, all in one answer.
+            ("prop", "imageinfo|coordinates"),
+            ("colimit", "max"),
             ("iiprop", "url|size|mime|extmetadata"),
             // A standard width (any other is answered with the next one up): the cells' own for
             // a portrait photo, from which each photo's own step is made (`photo`).
@@ -114,6 +116,7 @@ public struct CommonsSource: PhotoSource {
                 var item = merged[entry.pageId] ?? MergedEntry(pageId: entry.pageId, batch: batch)
                 item.index = item.index ?? entry.index
                 item.photo = item.photo ?? entry.photo
+                item.coordinate = item.coordinate ?? entry.coordinate
                 merged[entry.pageId] = item
             }
             guard let next, !next.isEmpty, seenContinuations.insert(next).inserted else { break }
@@ -125,7 +128,14 @@ public struct CommonsSource: PhotoSource {
             ($0.batch, $0.index ?? Int.max, $0.pageId) < ($1.batch, $1.index ?? Int.max, $1.pageId)
         }
         // Photos the app would refuse to download are not offered at all.
-        return Array(addressPolicy.screen(ordered.compactMap(\.photo)).prefix(limit))
+        let photos = ordered.compactMap { item in
+            item.photo.map { photo in
+                var photo = photo
+                photo.coordinate = photo.coordinate ?? item.coordinate
+                return photo
+            }
+        }
+        return Array(addressPolicy.screen(photos).prefix(limit))
     }
 
     private struct MergedEntry {
@@ -133,6 +143,7 @@ public struct CommonsSource: PhotoSource {
         let batch: Int
         var index: Int?
         var photo: RemotePhoto?
+        var coordinate: Coordinate?
     }
 
     // MARK: Decoding
@@ -144,7 +155,13 @@ public struct CommonsSource: PhotoSource {
         let (entries, continuation) = try decodeEntries(data, sizes: sizes)
         let photos = entries
             .sorted { ($0.index ?? Int.max, $0.pageId) < ($1.index ?? Int.max, $1.pageId) }
-            .compactMap(\.photo)
+            .compactMap { entry in
+                entry.photo.map { photo in
+                    var photo = photo
+                    photo.coordinate = entry.coordinate
+                    return photo
+                }
+            }
         return (photos, continuation)
     }
 
@@ -153,6 +170,8 @@ public struct CommonsSource: PhotoSource {
         let index: Int?
         /// Nil when the file is not a supported image or its imageinfo is still to come.
         let photo: RemotePhoto?
+        /// The file's position, which may come in another part of a continued answer.
+        let coordinate: Coordinate?
     }
 
     static func decodeEntries(_ data: Data, sizes: Sizes = Sizes()) throws
@@ -181,9 +200,20 @@ public struct CommonsSource: PhotoSource {
             // A page without a usable id cannot be merged or named: skipped, like any odd item.
             guard let pageId = Bounded.int(page["pageid"], in: Self.pageIdRange) else { return nil }
             return Entry(pageId: pageId, index: Bounded.int(page["index"], in: Self.indexRange),
-                         photo: photo(page, pageId: pageId, sizes: sizes))
+                         photo: photo(page, pageId: pageId, sizes: sizes), coordinate: coordinate(page["coordinates"]))
         }
         return (entries, continuation)
+    }
+
+    /// The primary position of `prop=coordinates` (`[{lat, lon, primary, globe}]`), on Earth.
+    static func coordinate(_ value: Any?) -> Coordinate? {
+        guard let list = value as? [Any] else { return nil }
+        let entries = list.compactMap { $0 as? [String: Any] }
+        guard let entry = entries.first(where: { $0["primary"] != nil }) ?? entries.first,
+              (entry["globe"] as? String).map({ $0.lowercased() == "earth" }) ?? true,
+              let latitude = Place.number(entry["lat"], in: -90...90),
+              let longitude = Place.number(entry["lon"], in: -180...180) else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
     }
 
     /// The failure an answer reports, in either of MediaWiki's forms: `{"error": {code, info}}`,

@@ -176,7 +176,16 @@ public struct FlickrSource: PhotoSource {
             license: license,
             pageURL: pageURL,
             width: image.width,
-            height: image.height)
+            height: image.height,
+            coordinate: geo(item))
+    }
+
+    /// The photo's position; Flickr says "none" with 0 and 0.
+    private static func geo(_ item: PhotoJSON) -> Coordinate? {
+        guard let latitude = item.latitude?.value, let longitude = item.longitude?.value,
+              latitude != 0 || longitude != 0 else { return nil }
+        let coordinate = Coordinate(latitude: latitude, longitude: longitude)
+        return coordinate.isValid ? coordinate : nil
     }
 
     private static func isToken(_ text: String) -> Bool {
@@ -227,6 +236,9 @@ public struct FlickrSource: PhotoSource {
         var height_z: LooseInt?
         var width_b: LooseInt?
         var height_b: LooseInt?
+        /// The geo extra: numbers or strings, 0 and 0 for "no position".
+        var latitude: LooseDouble?
+        var longitude: LooseDouble?
     }
 }
 
@@ -255,6 +267,22 @@ extension Optional where Wrapped == LooseInt {
     func `in`(_ range: ClosedRange<Int>) -> Int? {
         guard let value = self?.value, range.contains(value) else { return nil }
         return value
+    }
+}
+
+/// A decimal sent as a number or as a string ("48.85"); nil when it is neither or not finite.
+struct LooseDouble: Decodable {
+    let value: Double?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Double.self) {
+            value = number.isFinite ? number : nil
+        } else if let text = try? container.decode(String.self) {
+            value = Place.number(text, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+        } else {
+            value = nil
+        }
     }
 }
 

@@ -23,10 +23,12 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
     public var pageURL: URL?
     public var width: Int?
     public var height: Int?
+    /// Where the photo was taken, when the source says (Commons' file coordinates, Flickr's geo).
+    public var coordinate: Coordinate?
 
     public init(sourceId: String, imageURL: URL, thumbnailURL: URL? = nil, largeURL: URL? = nil, title: String = "",
                 author: String = "", license: String = "", pageURL: URL? = nil,
-                width: Int? = nil, height: Int? = nil) {
+                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil) {
         self.sourceId = sourceId
         self.imageURL = imageURL
         self.thumbnailURL = thumbnailURL
@@ -37,6 +39,7 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
         self.pageURL = pageURL
         self.width = width
         self.height = height
+        self.coordinate = coordinate.flatMap { $0.isValid ? $0 : nil }
     }
 }
 

@@ -92,6 +92,9 @@ extension Photo {
             license: values.text(columns.license.rawValue) ?? "",
             width: values.int(columns.width.rawValue, in: Bounded.dimension),
             height: values.int(columns.height.rawValue, in: Bounded.dimension),
+            coordinate: values.double(columns.latitude.rawValue).flatMap { latitude in
+                values.double(columns.longitude.rawValue).map { Coordinate(latitude: latitude, longitude: $0) }
+            }.flatMap { $0.isValid ? $0 : nil },
             // Unknown text (a newer version's state, damage): fetch it again.
             state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending,
             failure: values.text(columns.failure.rawValue).map { String($0.prefix(Photo.maxFailureLength)) })

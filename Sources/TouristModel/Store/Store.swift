@@ -282,7 +282,7 @@ public final class Store: Sendable {
                     remoteURL: item.imageURL.absoluteString, largeURL: item.largeURL?.absoluteString,
                     pageURL: item.pageURL?.absoluteString,
                     fileName: nil, title: item.title, author: item.author, license: item.license,
-                    width: item.width, height: item.height, state: .pending)
+                    width: item.width, height: item.height, coordinate: item.coordinate, state: .pending)
                 try photo.insert(db)
                 inserted.append(photo)
             }

@@ -75,6 +75,13 @@ enum StoreMigrations {
                 t.add(column: "large_url", .text)
             }
         }
+        migrator.registerMigration("v8: where photos were taken") { db in
+            // The photo's own position when the source gives one (NULL: unknown).
+            try db.alter(table: "photo") { t in
+                t.add(column: "latitude", .double)
+                t.add(column: "longitude", .double)
+            }
+        }
         return migrator
     }
 

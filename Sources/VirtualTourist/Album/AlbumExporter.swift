@@ -57,7 +57,7 @@ final class AlbumExporter {
             if cancelled.value { return nil }
             let file = await sharper?(entry.photo) ?? entry.file
             items.append(AlbumExport.Item(title: entry.photo.title, author: entry.photo.author, license: entry.photo.license,
-                                          pageURL: entry.photo.pageURL, file: file))
+                                          pageURL: entry.photo.pageURL, file: file, coordinate: entry.photo.coordinate))
             toast.title = fetchingText(done: index + 1, total: stored.count)
         }
         return cancelled.value ? nil : items

@@ -278,7 +278,8 @@ final class AlbumPage {
             fileURL: { [weak loader] photo in loader?.fileURL(for: photo) },
             remove: { [weak self] photo in
                 if let id = photo.id { self?.remove(id) }
-            })
+            },
+            pin: pin.coordinate)
     }
 
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.

@@ -12,6 +12,8 @@ final class PhotoAttribution {
     var onOpen: ((String) -> Void)?
     private let titleLabel = Label()
     private let creditLabel = Label()
+    /// Where the photo was taken, from the pin; hidden when the source did not say.
+    private let placeLabel = Label()
     private let openButton = Button(label: tr("Open in Browser"))
     private var link: String?
 
@@ -24,6 +26,9 @@ final class PhotoAttribution {
         creditLabel.setEllipsize(.end)
         creditLabel.setSelectable(true)
         root.append(creditLabel)
+        placeLabel.addCSSClass("dim-label")
+        placeLabel.addCSSClass("caption")
+        root.append(placeLabel)
         openButton.addCSSClass("pill")
         openButton.setAlign(horizontal: .center)
         openButton.setAccessibleDescription(tr("Opens the photo's web page"))
@@ -33,7 +38,13 @@ final class PhotoAttribution {
         root.append(openButton)
     }
 
-    func show(_ photo: Photo) {
+    func show(_ photo: Photo, pin: Coordinate) {
+        if let taken = photo.coordinate {
+            placeLabel.text = RelativePlace.describe(taken, from: pin)
+            placeLabel.isVisible = true
+        } else {
+            placeLabel.isVisible = false
+        }
         let name = photo.title.isEmpty ? tr("Untitled") : photo.title
         titleLabel.text = name
         titleLabel.tooltip = name.count > 80 ? String(name.prefix(500)) : nil

@@ -15,6 +15,8 @@ final class PhotoViewer {
         var photos: () -> [Photo]
         var fileURL: (Photo) -> URL?
         var remove: (Photo) -> Void
+        /// Where the album's pin is: each photo's own place is said from it.
+        var pin: Coordinate
     }
 
     /// The photo's sharper version, when it has one that can be had now (`LargePhotos`).
@@ -147,7 +149,7 @@ final class PhotoViewer {
             previous.isSensitive = index > 0
             next.isSensitive = index + 1 < photos.count
         }
-        attribution.show(photo)
+        attribution.show(photo, pin: album.pin)
         image.show(nil, name: name)
         Self.events.send(.shown(photo))
         loadTask?.cancel()

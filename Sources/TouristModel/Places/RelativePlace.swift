@@ -1,0 +1,61 @@
+import Foundation
+import Translation
+
+extension Coordinate {
+    /// The Earth's mean radius in metres, for distances between nearby points.
+    static let earthRadius = 6_371_000.0
+
+    /// The great-circle distance to `other`, in metres (haversine).
+    public func distance(to other: Coordinate) -> Double {
+        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
+        let Δφ = φ2 - φ1, Δλ = (other.longitude - longitude) * .pi / 180
+        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        return 2 * Self.earthRadius * atan2(sqrt(a), sqrt(max(0, 1 - a)))
+    }
+
+    /// The initial bearing towards `other`, in degrees clockwise from north, 0 ..< 360.
+    public func bearing(to other: Coordinate) -> Double {
+        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
+        let Δλ = (other.longitude - longitude) * .pi / 180
+        let y = sin(Δλ) * cos(φ2)
+        let x = cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(Δλ)
+        let degrees = atan2(y, x) * 180 / .pi
+        return (degrees + 360).truncatingRemainder(dividingBy: 360)
+    }
+}
+
+/// Where a photo was taken, said from its pin: "350 m north-west of the pin".
+public enum RelativePlace {
+    /// Closer than this, the photo is "at the pin".
+    static let atThePin = 20.0
+
+    public static func describe(_ photo: Coordinate, from pin: Coordinate) -> String {
+        let metres = pin.distance(to: photo)
+        guard metres.isFinite, metres >= atThePin else { return tr("Taken at the pin") }
+        let distance = distanceText(metres)
+        // Eight directions, each a whole phrase, so a translation may put the distance anywhere.
+        switch Int(((pin.bearing(to: photo) + 22.5) / 45).rounded(.down)) % 8 {
+        // Translators: where a photo was taken; %@ is a distance such as "350 m" or "1.2 km".
+        case 0: return String(format: tr("Taken %@ north of the pin"), distance)
+        case 1: return String(format: tr("Taken %@ north-east of the pin"), distance)
+        case 2: return String(format: tr("Taken %@ east of the pin"), distance)
+        case 3: return String(format: tr("Taken %@ south-east of the pin"), distance)
+        case 4: return String(format: tr("Taken %@ south of the pin"), distance)
+        case 5: return String(format: tr("Taken %@ south-west of the pin"), distance)
+        case 6: return String(format: tr("Taken %@ west of the pin"), distance)
+        default: return String(format: tr("Taken %@ north-west of the pin"), distance)
+        }
+    }
+
+    /// "350 m" to the nearest 10 m below a kilometre, "1.2 km" below ten, then whole kilometres.
+    static func distanceText(_ metres: Double) -> String {
+        if metres < 995 {
+            // Translators: a distance in metres.
+            return String(format: tr("%@ m"), Localization.count(Int((metres / 10).rounded()) * 10))
+        }
+        let kilometres = metres / 1000
+        // Translators: a distance in kilometres.
+        return String(format: tr("%@ km"), kilometres < 9.95 ? Localization.decimal(kilometres, decimals: 1)
+                                                             : Localization.count(Int(kilometres.rounded())))
+    }
+}
