@@ -32,11 +32,11 @@ swiftc=$(command -v swiftc || true)
 # the CIntl module map) and ImageSniffing.
 bases=(Translation ImageSniffing)
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
-         Settings Place Geocoder RequestPacer Connectivity Localization)
+         Settings Place Geocoder RequestPacer Connectivity Localization TakenDate)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
-                    [geocoder]=PlaceDecoder)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder})
+                    [geocoder]=PlaceDecoder [dates]=DateParser)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs" "$out/modules"

@@ -1,4 +1,5 @@
-// VtPinLayer: every pin and pin group in view, drawn by one widget. In C because it subclasses
+// VtPinLayer: every pin and pin group in view, drawn by one widget (and an album's photos where
+// they were taken, as small round pictures). In C because it subclasses
 // ShumateLayer and draws in GtkWidget's snapshot vfunc, which Swift cannot implement.
 // A marker widget per pin cost a measure, an allocation and a CSS-styled snapshot (a recoloured
 // icon, or a label's text) on every frame of a pan or zoom; here a frame costs one texture per
@@ -13,6 +14,10 @@
 #define GROUP_RING 3.0
 #define GROUP_PADDING 4.0
 #define GROUP_CACHE_LIMIT 512   // distinct counts kept drawn
+#define BADGE_HEIGHT 20.0       // a photo group's count, at the picture's corner
+#define PHOTO_SIZE 40.0         // a photo mark: the picture in a 2 px ring, with a 1 px shadow line
+#define PHOTO_SELECTED_SIZE 52.0
+#define PHOTO_CACHE_LIMIT 1024  // round pictures kept drawn
 
 struct _VtPinLayer {
     ShumateLayer parent_instance;
@@ -22,7 +27,9 @@ struct _VtPinLayer {
     GskRenderer *painter;       // a cairo renderer that draws the images
     int images_scale;           // the scale the cached images were drawn at
     GdkTexture *pins[2][2];     // [muted][hovered]
-    GHashTable *groups;         // "count|hovered" -> GdkTexture
+    GHashTable *groups;         // "count|hovered|small" -> GdkTexture
+    GHashTable *photo_sources;  // guint64 key -> GdkTexture: each photo's picture as given
+    GHashTable *photos;         // "key|selected|hovered" -> GdkTexture: its round mark
 };
 
 G_DEFINE_FINAL_TYPE(VtPinLayer, vt_pin_layer, SHUMATE_TYPE_LAYER)
@@ -33,12 +40,16 @@ static const GdkRGBA GREY = {0x9a / 255.0, 0x99 / 255.0, 0x96 / 255.0, 1};
 static const GdkRGBA GREY_HOVER = {0x77 / 255.0, 0x76 / 255.0, 0x7b / 255.0, 1};
 static const GdkRGBA WHITE = {1, 1, 1, 1};
 static const GdkRGBA RING = {1, 1, 1, 0.85};
+static const GdkRGBA ACCENT = {0x35 / 255.0, 0x84 / 255.0, 0xe4 / 255.0, 1};
+static const GdkRGBA SHADOW = {0, 0, 0, 0.35};
+static const GdkRGBA EMPTY_PHOTO = {0xde / 255.0, 0xdd / 255.0, 0xda / 255.0, 1};
 
 static void forget_images(VtPinLayer *self) {
     for (int muted = 0; muted < 2; muted++)
         for (int hovered = 0; hovered < 2; hovered++)
             g_clear_object(&self->pins[muted][hovered]);
     g_hash_table_remove_all(self->groups);
+    g_hash_table_remove_all(self->photos);
 }
 
 // Draws `node` (in logical pixels, from the origin) at the widget's scale.
@@ -89,9 +100,9 @@ static void group_label(guint count, char *text, size_t size) {
     else g_snprintf(text, size, "%u", count);
 }
 
-static GdkTexture *group_image(VtPinLayer *self, guint count, gboolean hovered) {
-    char key[32];
-    g_snprintf(key, sizeof key, "%u|%d", MIN(count, 1000u), hovered ? 1 : 0);
+static GdkTexture *group_image(VtPinLayer *self, guint count, gboolean hovered, gboolean small) {
+    char key[40];
+    g_snprintf(key, sizeof key, "%u|%d|%d", MIN(count, 1000u), hovered ? 1 : 0, small ? 1 : 0);
     GdkTexture *cached = g_hash_table_lookup(self->groups, key);
     if (cached != NULL) return cached;
     if (g_hash_table_size(self->groups) >= GROUP_CACHE_LIMIT) g_hash_table_remove_all(self->groups);
@@ -101,13 +112,14 @@ static GdkTexture *group_image(VtPinLayer *self, guint count, gboolean hovered) 
     PangoLayout *layout = gtk_widget_create_pango_layout(GTK_WIDGET(self), text);
     PangoAttrList *attributes = pango_attr_list_new();
     pango_attr_list_insert(attributes, pango_attr_weight_new(PANGO_WEIGHT_BOLD));
+    if (small) pango_attr_list_insert(attributes, pango_attr_scale_new(PANGO_SCALE_SMALL));
     pango_layout_set_attributes(layout, attributes);
     pango_attr_list_unref(attributes);
     PangoRectangle logical;
     pango_layout_get_pixel_extents(layout, NULL, &logical);
 
     // As the CSS badge it replaces: at least round, wider for long counts.
-    double height = GROUP_HEIGHT;
+    double height = small ? BADGE_HEIGHT : GROUP_HEIGHT;
     double width = MAX(height, logical.width + 2 * (GROUP_PADDING + GROUP_RING));
     graphene_rect_t outer = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
     graphene_rect_t inner = GRAPHENE_RECT_INIT(GROUP_RING, GROUP_RING, (float)(width - 2 * GROUP_RING),
@@ -120,7 +132,7 @@ static GdkTexture *group_image(VtPinLayer *self, guint count, gboolean hovered) 
     gtk_snapshot_pop(snapshot);
     gsk_rounded_rect_init_from_rect(&round, &inner, (float)(height / 2 - GROUP_RING));
     gtk_snapshot_push_rounded_clip(snapshot, &round);
-    gtk_snapshot_append_color(snapshot, hovered ? &RED_HOVER : &RED, &inner);
+    gtk_snapshot_append_color(snapshot, small ? &ACCENT : hovered ? &RED_HOVER : &RED, &inner);
     gtk_snapshot_pop(snapshot);
     gtk_snapshot_save(snapshot);
     gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)((width - logical.width) / 2 - logical.x),
@@ -134,13 +146,64 @@ static GdkTexture *group_image(VtPinLayer *self, guint count, gboolean hovered) 
     return texture;
 }
 
+static gboolean is_photo(const VtPinMark *mark) {
+    return mark->kind == VT_PIN_MARK_PHOTO || mark->kind == VT_PIN_MARK_PHOTO_SELECTED;
+}
+
+// A photo's round mark: its picture cropped to a circle in a white ring (accent-coloured when
+// selected), with a thin dark line outside so it stands out on light and dark tiles alike.
+static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected, gboolean hovered) {
+    char name[64];
+    g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected ? 1 : 0, hovered ? 1 : 0);
+    GdkTexture *cached = g_hash_table_lookup(self->photos, name);
+    if (cached != NULL) return cached;
+    if (g_hash_table_size(self->photos) >= PHOTO_CACHE_LIMIT) g_hash_table_remove_all(self->photos);
+
+    double size = selected ? PHOTO_SELECTED_SIZE : PHOTO_SIZE;
+    double ring = selected ? 4 : 2;
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    graphene_rect_t outer = GRAPHENE_RECT_INIT(0, 0, (float)size, (float)size);
+    graphene_rect_t frame = GRAPHENE_RECT_INIT(1, 1, (float)(size - 2), (float)(size - 2));
+    graphene_rect_t inner = GRAPHENE_RECT_INIT((float)(1 + ring), (float)(1 + ring), (float)(size - 2 - 2 * ring),
+                                               (float)(size - 2 - 2 * ring));
+    const graphene_rect_t *areas[3] = {&outer, &frame, &inner};
+    const GdkRGBA *colors[2] = {&SHADOW, selected ? &ACCENT : hovered ? &RING : &WHITE};
+    for (int i = 0; i < 3; i++) {
+        GskRoundedRect round;
+        gsk_rounded_rect_init_from_rect(&round, areas[i], areas[i]->size.width / 2);
+        gtk_snapshot_push_rounded_clip(snapshot, &round);
+        if (i < 2) {
+            gtk_snapshot_append_color(snapshot, colors[i], areas[i]);
+        } else {
+            GdkTexture *source = g_hash_table_lookup(self->photo_sources, &key);
+            if (source == NULL) {
+                gtk_snapshot_append_color(snapshot, &EMPTY_PHOTO, &inner);
+            } else {
+                // Cropped to fill the circle, as the album's cells crop.
+                double width = gdk_texture_get_width(source), height = gdk_texture_get_height(source);
+                double scale = MAX(inner.size.width / width, inner.size.height / height);
+                graphene_rect_t cover = GRAPHENE_RECT_INIT(
+                    (float)(inner.origin.x + (inner.size.width - width * scale) / 2),
+                    (float)(inner.origin.y + (inner.size.height - height * scale) / 2),
+                    (float)(width * scale), (float)(height * scale));
+                gtk_snapshot_append_scaled_texture(snapshot, source, GSK_SCALING_FILTER_TRILINEAR, &cover);
+            }
+        }
+        gtk_snapshot_pop(snapshot);
+    }
+    GdkTexture *texture = paint(self, gtk_snapshot_free_to_node(snapshot), size, size);
+    if (texture != NULL) g_hash_table_insert(self->photos, g_strdup(name), texture);
+    return texture;
+}
+
 static GdkTexture *image_for(VtPinLayer *self, const VtPinMark *mark, gboolean hovered) {
     int scale = gtk_widget_get_scale_factor(GTK_WIDGET(self));
     if (scale != self->images_scale) {
         forget_images(self);
         self->images_scale = scale;
     }
-    if (mark->kind == VT_PIN_MARK_GROUP) return group_image(self, mark->count, hovered);
+    if (mark->kind == VT_PIN_MARK_GROUP) return group_image(self, mark->count, hovered, FALSE);
+    if (is_photo(mark)) return photo_image(self, mark->key, mark->kind == VT_PIN_MARK_PHOTO_SELECTED, hovered);
     return pin_image(self, mark->kind == VT_PIN_MARK_PIN_MUTED, hovered);
 }
 
@@ -153,7 +216,8 @@ static gboolean mark_bounds(VtPinLayer *self, const VtPinMark *mark, GdkTexture 
     double width = (double)gdk_texture_get_width(image) / self->images_scale;
     double height = (double)gdk_texture_get_height(image) / self->images_scale;
     // A pin's tip is on the place; a group is centred on it. Whole pixels keep the images sharp.
-    double left = round(x - width / 2), top = mark->kind == VT_PIN_MARK_GROUP ? round(y - height / 2) : round(y - height);
+    gboolean centred = mark->kind == VT_PIN_MARK_GROUP || is_photo(mark);
+    double left = round(x - width / 2), top = centred ? round(y - height / 2) : round(y - height);
     *bounds = GRAPHENE_RECT_INIT((float)left, (float)top, (float)width, (float)height);
     return TRUE;
 }
@@ -166,7 +230,18 @@ static void vt_pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
         GdkTexture *image = image_for(self, &self->marks[i], (int)i == self->hovered);
         graphene_rect_t bounds;
         if (image == NULL || !mark_bounds(self, &self->marks[i], image, &bounds)) continue;
-        if (graphene_rect_intersection(&bounds, &view, NULL)) gtk_snapshot_append_texture(snapshot, image, &bounds);
+        if (!graphene_rect_intersection(&bounds, &view, NULL)) continue;
+        gtk_snapshot_append_texture(snapshot, image, &bounds);
+        if (is_photo(&self->marks[i]) && self->marks[i].count > 1) {
+            // The group's count over the picture's top right corner.
+            GdkTexture *badge = group_image(self, self->marks[i].count, FALSE, TRUE);
+            if (badge == NULL) continue;
+            float width = (float)gdk_texture_get_width(badge) / (float)self->images_scale;
+            float height = (float)gdk_texture_get_height(badge) / (float)self->images_scale;
+            graphene_rect_t corner = GRAPHENE_RECT_INIT(bounds.origin.x + bounds.size.width - width + 6,
+                                                        bounds.origin.y - 6, width, height);
+            gtk_snapshot_append_texture(snapshot, badge, &corner);
+        }
     }
 }
 
@@ -198,6 +273,8 @@ static void vt_pin_layer_finalize(GObject *object) {
     VtPinLayer *self = VT_PIN_LAYER(object);
     forget_images(self);
     g_hash_table_unref(self->groups);
+    g_hash_table_unref(self->photos);
+    g_hash_table_unref(self->photo_sources);
     g_clear_object(&self->painter);
     g_free(self->marks);
     G_OBJECT_CLASS(vt_pin_layer_parent_class)->finalize(object);
@@ -219,6 +296,8 @@ static void vt_pin_layer_init(VtPinLayer *self) {
     self->hovered = -1;
     self->images_scale = 1;
     self->groups = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_object_unref);
+    self->photos = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_object_unref);
+    self->photo_sources = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free, g_object_unref);
     // Hit-testing is the caller's (vt_pin_layer_mark_at): the map under the layer keeps its input.
     gtk_widget_set_can_target(GTK_WIDGET(self), FALSE);
 }
@@ -255,5 +334,24 @@ void vt_pin_layer_set_hovered(VtPinLayer *self, int index) {
     int next = index >= 0 && (guint)index < self->n_marks ? index : -1;
     if (next == self->hovered) return;
     self->hovered = next;
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void vt_pin_layer_set_photo_image(VtPinLayer *self, guint64 key, GdkTexture *texture) {
+    g_return_if_fail(VT_IS_PIN_LAYER(self));
+    g_return_if_fail(texture == NULL || GDK_IS_TEXTURE(texture));
+    if (texture == NULL) {
+        g_hash_table_remove(self->photo_sources, &key);
+    } else {
+        g_hash_table_insert(self->photo_sources, g_memdup2(&key, sizeof key), g_object_ref(texture));
+    }
+    // Its round marks are drawn again when next needed.
+    for (int selected = 0; selected < 2; selected++) {
+        for (int hovered = 0; hovered < 2; hovered++) {
+            char name[64];
+            g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected, hovered);
+            g_hash_table_remove(self->photos, name);
+        }
+    }
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }

@@ -17,7 +17,7 @@ from harness import App, AppDirs, world_pixel, wait_for
 from test_album import album_title, drop_pin, open_album
 
 SESSIONS = 20
-PLACE_ZOOM = 12      # AlbumPage's zoom for the place map
+PLACE_ZOOM = 14      # AlbumPage's zoom for the place map
 PARIS = {"mapLatitude": 48.8584, "mapLongitude": 2.2945, "mapZoom": 10}
 
 

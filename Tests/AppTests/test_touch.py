@@ -312,3 +312,25 @@ def test_tap_on_a_place_opens_its_album(touch_app, dirs, paris):
     assert [e["pin"] for e in opened] == [pin_id], opened
     assert wait_photos_shown(app, dirs, pin_id)
     quit_cleanly(app)
+
+
+def test_tap_on_a_photo_mark_opens_the_photo(touch_app, dirs, paris):
+    """Where photos were taken (issue 27): the album's place map draws each located photo as a
+    round 40 px picture; a tap on one opens that photo in the viewer."""
+    app = touch_app()
+    _, pin_id, photos = album_by_touch(app, dirs, paris, -120, 90)
+    located = {row[0] for row in dirs.query(
+        "SELECT id FROM photo WHERE pin_id = ? AND latitude IS NOT NULL", (pin_id,))}
+    top = min(p.box.y for p in photos)
+
+    def mark():
+        found = [p for p in app.scene().pictures if abs(p.box.width - 40) < 1 and abs(p.box.height - 40) < 1
+                 and p.box.bottom < top and p.visible.width >= 39 and p.visible.height >= 39]
+        return found[0] if found else None
+    picture = wait_for(mark, 10, message=lambda: f"a photo's mark over the album:\n{app.scene().describe()}")
+    app.touch.tap(*picture.box.center)
+    shown = wait_for(lambda: app.events("viewer_shown"), 5,
+                     message=lambda: f"the viewer after a tap on a photo's mark; trace: {app.events()}")
+    assert shown[0]["photo"] in located, (shown, located)
+    assert len(photo_rows(dirs, pin_id)) == PER_ALBUM, "the tap removed a photo"
+    quit_cleanly(app)

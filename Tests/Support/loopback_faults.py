@@ -15,7 +15,8 @@ Fault modes that change an answer rather than break it: `markup_error` makes a s
 MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
 `long_titles` answers a search normally, with every title LONG_TITLE_CHARS characters long;
 `mediawiki_errors` makes a search fail as MediaWiki does with `errorformat` set, an `errors`
-list and no `error` object; `repeated_ids` answers a Flickr search with each photo listed twice
+list and no `error` object; `odd_dates` answers a search normally with every photo's date
+nonsense (empty, zeros, markup, the far future, a huge run of entities); `repeated_ids` answers a Flickr search with each photo listed twice
 in a row in as many entries (all in loopback_photos.py).
 """
 from __future__ import annotations
@@ -27,7 +28,8 @@ import struct
 import time
 
 from loopback_images import huge_png
-from loopback_photos import flickr_fail, markup_error, mediawiki_errors, with_long_titles, with_repeated_ids
+from loopback_photos import (flickr_fail, markup_error, mediawiki_errors, with_long_titles, with_odd_dates,
+                             with_repeated_ids)
 from loopback_state import Response
 
 FAULT_MODES = (
@@ -35,7 +37,7 @@ FAULT_MODES = (
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
     "truncated_tile", "huge_tile", "no_places", "truncated_chunked",
-    "markup_error", "long_titles", "mediawiki_errors", "repeated_ids",
+    "markup_error", "long_titles", "mediawiki_errors", "repeated_ids", "odd_dates",
 )
 FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
@@ -100,6 +102,8 @@ class FaultsMixin:
             self._send(with_repeated_ids(self._route(path, q)))
         elif mode == "mediawiki_errors":
             self._send(mediawiki_errors())
+        elif mode == "odd_dates":
+            self._send(with_odd_dates(self._route(path, q)))
         elif mode == "long_titles":
             self._send(with_long_titles(self._route(path, q)))
 

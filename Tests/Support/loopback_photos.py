@@ -58,7 +58,9 @@ def flickr_search(q: dict, base: str, total: int) -> Response:
         photo = {"id": pid, "owner": f"owner{i % 5}@N0{i % 3}", "secret": f"s{i}",
                  "server": "7", "farm": 8, "title": f"Photo {i + 1} near {lat:.3f},{lon:.3f}",
                  "ispublic": 1, "isfriend": 0, "isfamily": 0, "license": num(i % 11),
-                 "ownername": f"Owner {i % 5}", "datetakengranularity": "0"}
+                 "ownername": f"Owner {i % 5}"}
+        if "date_taken" in q.get("extras", "").split(","):
+            photo.update(flickr_taken(i, num))
         if "geo" in q.get("extras", "").split(","):
             # Flickr says "no position" with 0 and 0; numbers or strings as the rest.
             plat, plon = (0, 0) if i % 5 == 4 else photo_position(lat, lon, i)
@@ -108,6 +110,9 @@ def commons_search(q: dict, base: str, total: int) -> Response:
                     # As Commons' artwork templates write it: a machine label hidden with
                     # `display: none` that no browser shows, and so no title may show.
                     "ObjectName": {"value": f'{stem}<div style="display: none;">label QS:Len,"{stem}"</div>'}}}
+        written = commons_taken_text(i)
+        if written is not None and "DateTimeOriginal" in q.get("iiextmetadatafilter", "DateTimeOriginal").split("|"):
+            info["extmetadata"]["DateTimeOriginal"] = {"value": written, "source": "commons-desc-page"}
         if width > 0:
             info.update(commons_thumbnail(base, f"c{pageid}", width, 1600, 1200))
         pages[str(pageid)] = {"pageid": pageid, "ns": 6, "title": f"File:{stem}.{ext}",
@@ -137,6 +142,70 @@ def photo_position(lat: float, lon: float, i: int) -> tuple[float, float]:
     dlat = metres * math.cos(bearing) / 111_320
     dlon = metres * math.sin(bearing) / (111_320 * max(0.01, math.cos(math.radians(lat))))
     return round(lat + dlat, 7), round(lon + dlon, 7)
+
+
+def taken_year(i: int) -> int:
+    """The year photo `i` was taken: 2024, 2011, 1998 … back 13 years a photo, over 110 years."""
+    return 2024 - (i * 13) % 110
+
+
+# How Commons' DateTimeOriginal is written, in turn: by a camera (EXIF as Commons shows it), by
+# the {{Taken on}} template (a <time> element), EXIF's own colons, a loose "circa", none at all
+# (the key absent), a decade in words. Each with the date the app must read from it.
+COMMONS_DATE_FORMS = (
+    lambda y: (f"{y}-05-01 16:31:44", f"{y}-05-01"),
+    lambda y: (f'<time class="dtstart" datetime="{y}-06-12" lang="en" dir="ltr" '
+               f'style="white-space:nowrap">12 June {y}</time>', f"{y}-06-12"),
+    lambda y: (f"{y}:07:04 10:00:00", f"{y}-07-04"),
+    lambda y: (f'<span class="circa" title="approximately">circa</span> {y}', f"{y}"),
+    lambda y: (None, None),
+    lambda y: (f"Taken in {y} (or so) &amp; scanned in 2009-03", f"{y}"),
+)
+
+
+def commons_taken_text(i: int) -> str | None:
+    return COMMONS_DATE_FORMS[i % len(COMMONS_DATE_FORMS)](taken_year(i))[0]
+
+
+def commons_taken(i: int) -> str | None:
+    """The date (as the app stores it) of Commons photo `i`, or None."""
+    return COMMONS_DATE_FORMS[i % len(COMMONS_DATE_FORMS)](taken_year(i))[1]
+
+
+def flickr_taken(i: int, num) -> dict:
+    """Flickr's date_taken extra for photo `i`: the date with its granularity (0 exact, 4 the
+    month, 6 the year); every seventh photo's date unknown, Flickr then giving the upload date."""
+    y = taken_year(i)
+    if i % 7 == 6:
+        return {"datetaken": "2019-02-03 04:05:06", "datetakengranularity": num(0), "datetakenunknown": "1"}
+    granularity = (0, 4, 6)[i % 3]
+    return {"datetaken": f"{y}-08-09 11:12:13", "datetakengranularity": num(granularity), "datetakenunknown": "0"}
+
+
+def flickr_taken_date(i: int) -> str | None:
+    """The date (as the app stores it) of Flickr photo `i`, or None."""
+    y = taken_year(i)
+    if i % 7 == 6:
+        return None
+    return (f"{y}-08-09", f"{y}-08", f"{y}")[i % 3]
+
+
+# `odd_dates`: what uploaders and broken templates put where a date goes; no date may be read.
+ODD_DATES = ("unknown", "0000-00-00 00:00:00", "<script>alert(1)</script>", "99999999",
+             "<time datetime=\"\">?</time>", "2999-01-01", "1-2-3", "" , "&#x32;&#x30;" * 4000)
+
+
+def with_odd_dates(resp: Response) -> Response:
+    """A search answer whose dates are all nonsense (Commons' DateTimeOriginal, Flickr's datetaken)."""
+    if resp.status != 200 or resp.content_type != "application/json":
+        return resp
+    body = json.loads(resp.body)
+    for number, photo in enumerate(body.get("photos", {}).get("photo", [])):
+        photo["datetaken"] = ODD_DATES[number % len(ODD_DATES)]
+        photo["datetakengranularity"] = "0"
+    for number, page in enumerate(body.get("query", {}).get("pages", {}).values()):
+        page["imageinfo"][0]["extmetadata"]["DateTimeOriginal"] = {"value": ODD_DATES[number % len(ODD_DATES)]}
+    return json_response(body)
 
 
 def thumbnail_step(width: int) -> int | None:

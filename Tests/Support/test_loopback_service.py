@@ -120,7 +120,8 @@ def test_flickr_shape_and_number_variety(base):
     assert photo["title"] == "Photo 1 near 48.857,2.352"
     assert photo["owner"] == "owner0@N00" and photo["ownername"] == "Owner 0"
     assert photo["url_z"] == f"{base}/images/{photo['id']}_640x480.jpg"
-    assert photo["width_q"] == "150" and "datetakengranularity" in photo
+    # Dates only when the date_taken extra is asked for, as Flickr does.
+    assert photo["width_q"] == "150" and "datetakengranularity" not in photo
 
     even = get_json(flickr_url(base, page=2))["photos"]
     assert (even["page"], even["pages"], even["perpage"], even["total"]) == (2, 5, 20, 95)
@@ -194,6 +195,27 @@ def test_commons_and_flickr_say_where_most_photos_were_taken(base):
     assert all("coordinates" not in p for p in get_json(commons_url(base, limit=10))["query"]["pages"].values())
     photos = get_json(flickr_url(base, extras="geo"))["photos"]["photo"]
     assert [float(p["latitude"]) == 0 for p in photos[:5]] == [False] * 4 + [True]
+
+
+def test_commons_and_flickr_say_when_photos_were_taken(base):
+    """DateTimeOriginal in the forms Commons' pages write it (a camera's, a <time> template,
+    EXIF colons, "circa", none, words), only when asked for in the filter; Flickr's datetaken
+    with its granularity and datetakenunknown."""
+    pages = get_json(commons_url(base, limit=12, iiextmetadatafilter="Artist|DateTimeOriginal"))["query"]["pages"]
+    by_index = {p["index"]: p["imageinfo"][0]["extmetadata"] for p in pages.values()}
+    assert "DateTimeOriginal" not in by_index[5] and "DateTimeOriginal" not in by_index[11]
+    assert by_index[1]["DateTimeOriginal"]["value"] == "2024-05-01 16:31:44"
+    assert '<time class="dtstart" datetime="2011-06-12"' in by_index[2]["DateTimeOriginal"]["value"]
+    assert by_index[3]["DateTimeOriginal"]["value"] == "1998:07:04 10:00:00"
+    unfiltered = get_json(commons_url(base, limit=3, iiextmetadatafilter="Artist"))["query"]["pages"]
+    assert all("DateTimeOriginal" not in p["imageinfo"][0]["extmetadata"] for p in unfiltered.values())
+    photos = get_json(flickr_url(base, extras="date_taken"))["photos"]["photo"]
+    assert photos[0]["datetaken"] == "2024-08-09 11:12:13" and int(photos[0]["datetakengranularity"]) == 0
+    assert int(photos[1]["datetakengranularity"]) == 4 and photos[6]["datetakenunknown"] == "1"
+    assert "datetaken" not in get_json(flickr_url(base))["photos"]["photo"][0]
+    control(base, "fault", mode="odd_dates", target="search", count=1)
+    odd = get_json(flickr_url(base, extras="date_taken"))["photos"]["photo"]
+    assert odd[0]["datetaken"] == "unknown"
 
 
 def test_commons_thumbnails_come_only_in_standard_widths(base):

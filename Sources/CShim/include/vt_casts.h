@@ -11,6 +11,8 @@ G_BEGIN_DECLS
 // GLib and GIO
 VT_CAST(action, GAction, G_TYPE_ACTION)
 VT_CAST(action_map, GActionMap, G_TYPE_ACTION_MAP)
+VT_CAST(action_group, GActionGroup, G_TYPE_ACTION_GROUP)
+VT_CAST(simple_action, GSimpleAction, G_TYPE_SIMPLE_ACTION)
 VT_CAST(application, GApplication, G_TYPE_APPLICATION)
 VT_CAST(list_model, GListModel, G_TYPE_LIST_MODEL)
 VT_CAST(menu_model, GMenuModel, G_TYPE_MENU_MODEL)

@@ -33,6 +33,14 @@ public class ItemsView: Widget {
         Signal.connect(raw, "activate", uint: { position in handler(Int(position)) })
     }
 
+    /// The selection moved (by the arrow keys, a click, or `scrollTo`).
+    public func onSelectionChanged(_ handler: @escaping (Int?) -> Void) {
+        // "notify" passes the GParamSpec before the data: the pointer form.
+        Signal.connect(UnsafeMutableRawPointer(selection), "notify::selected", pointer: { [weak self] _ in
+            handler(self?.selectedPosition)
+        })
+    }
+
     public var selectedPosition: Int? {
         get {
             let position = gtk_single_selection_get_selected(selection)

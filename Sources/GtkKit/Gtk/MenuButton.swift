@@ -27,4 +27,31 @@ public final class MenuButton: Widget {
         tooltip = label
         setAccessibleLabel(label)
     }
+
+    /// A menu of sections, each with an optional heading; `setSections` gives it new items.
+    public convenience init(icon: String, label: String, sections: [Section]) {
+        self.init(icon: icon, label: label, items: [])
+        setSections(sections)
+    }
+
+    public struct Section {
+        public var heading: String?
+        public var items: [(label: String, action: String)]
+        public init(heading: String? = nil, items: [(label: String, action: String)]) {
+            self.heading = heading
+            self.items = items
+        }
+    }
+
+    public func setSections(_ sections: [Section]) {
+        let menu = g_menu_new()
+        for section in sections {
+            let part = g_menu_new()
+            for item in section.items { g_menu_append(part, item.label, item.action) }
+            g_menu_append_section(menu, section.heading, vt_menu_model(UnsafeMutableRawPointer(part)))
+            g_object_unref(UnsafeMutableRawPointer(part))
+        }
+        gtk_menu_button_set_menu_model(vt_menu_button(raw), vt_menu_model(UnsafeMutableRawPointer(menu)))
+        g_object_unref(UnsafeMutableRawPointer(menu))
+    }
 }

@@ -101,6 +101,11 @@ public class Widget: Object {
     public var isMapped: Bool { gtk_widget_get_mapped(widget).isTrue }
     /// Device pixels per layout pixel of the monitor the widget is on (2 on a HiDPI screen).
     public var scaleFactor: Int32 { gtk_widget_get_scale_factor(widget) }
+
+    /// Actions for this widget and those inside it, as "`prefix`.name".
+    public func insertActionGroup(_ prefix: String, _ group: ActionGroup) {
+        gtk_widget_insert_action_group(widget, prefix, vt_action_group(group.raw))
+    }
 }
 
 /// Where a widget goes in space larger than it needs.

@@ -11,6 +11,9 @@ public final class MapMarks {
         case mutedPin
         /// A round badge with the count.
         case group(count: Int)
+        /// A photo where it was taken, its picture in a round frame (`setPhotoImage`); `count`
+        /// photos grouped under it when more than one; larger and in the accent colour when selected.
+        case photo(id: Int64, count: Int, selected: Bool)
     }
 
     public struct Mark: Equatable, Sendable {
@@ -38,11 +41,16 @@ public final class MapMarks {
         self.marks = marks
         let drawn = marks.map { mark -> VtPinMark in
             switch mark.kind {
-            case .pin: VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN, count: 1)
-            case .mutedPin: VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN_MUTED, count: 1)
+            case .pin: VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN, count: 1, key: 0)
+            case .mutedPin:
+                VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN_MUTED, count: 1, key: 0)
             case .group(let count):
                 VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_GROUP,
-                          count: UInt32(clamping: count))
+                          count: UInt32(clamping: count), key: 0)
+            case .photo(let id, let count, let selected):
+                VtPinMark(latitude: mark.latitude, longitude: mark.longitude,
+                          kind: selected ? VT_PIN_MARK_PHOTO_SELECTED : VT_PIN_MARK_PHOTO,
+                          count: UInt32(clamping: count), key: guint64(UInt64(bitPattern: id)))
             }
         }
         drawn.withUnsafeBufferPointer { vt_pin_layer_set_marks(layer, $0.baseAddress, UInt32($0.count)) }
@@ -53,6 +61,11 @@ public final class MapMarks {
     public func index(atX x: Double, y: Double) -> Int? {
         let index = vt_pin_layer_mark_at(layer, x, y)
         return index >= 0 ? Int(index) : nil
+    }
+
+    /// The picture photo marks of `id` show (nil: a plain disc).
+    public func setPhotoImage(id: Int64, _ texture: Texture?) {
+        vt_pin_layer_set_photo_image(layer, guint64(UInt64(bitPattern: id)), texture?.pointer)
     }
 
     /// The mark drawn as under the pointer.

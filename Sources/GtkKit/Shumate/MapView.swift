@@ -99,7 +99,7 @@ public final class MapView: Widget {
     /// Names the map for screen readers: on the focusable map area (a group) when the map takes
     /// input, else on the whole map as a picture.
     public func setMapLabel(_ label: String) {
-        let interactive = gtk_widget_get_can_target(widget).isTrue
+        let interactive = gtk_widget_get_can_target(widget).isTrue && !isPicture
         let target = interactive ? mapWidget : widget
         vt_widget_set_accessible_role(target, interactive ? GTK_ACCESSIBLE_ROLE_GROUP : GTK_ACCESSIBLE_ROLE_IMG)
         vt_accessible_set_label(target, label)
@@ -133,6 +133,18 @@ public final class MapView: Widget {
     /// Flies to a place and zoom level with libshumate's animation.
     public func goTo(latitude: Double, longitude: Double, zoom: Double) {
         shumate_map_go_to_full(shumate_simple_map_get_map(simple), latitude, longitude, zoom)
+    }
+
+    /// Set by `hideControls`: for screen readers a picture of a place, as a map without input is.
+    private var isPicture = false
+
+    /// A small map that still takes taps and drags: no zoom buttons, no scale, no Tab stop.
+    public func hideControls() {
+        isPicture = true
+        shumate_simple_map_set_show_zoom_buttons(simple, false.g)
+        gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
+        gtk_widget_set_focusable(widget, false.g)
+        gtk_widget_set_focusable(mapWidget, false.g)
     }
 
     /// The map area's size in pixels (0 before the first layout).

@@ -9,6 +9,11 @@ extension AlbumLoader {
         search(page: PageChooser.nextPage(pages: rows?.pin?.albumPages ?? 1, current: rows?.pin?.albumPage, using: &rng))
     }
 
+    /// Shows the album in another order, or limited to a decade (nil: all); kept with the pin.
+    public func arrange(sort: AlbumSort, period: Int?) throws {
+        try store.arrangeAlbum(pinID: pinID, sort: sort, period: period)
+    }
+
     /// Repeats the search that failed, or the reading of the store that did.
     public func retrySearch() {
         if readFailed {

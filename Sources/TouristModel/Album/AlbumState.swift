@@ -9,21 +9,27 @@ public struct AlbumRows: Sendable, Equatable {
     /// Bumped by every `replaceAlbum`: tells a search's collection from the one it replaced.
     public let generation: Int64
     public let cells: [AlbumState.Cell]
+    /// The decades the album's dated photos were taken in, oldest first, whichever is shown.
+    public let periods: [Int]
     let index: [Int64: Int]
     let shown: Int
     /// Positions of the photos still to fetch, in album order.
     let pending: [Int]
 
-    /// `photos` in any order: the album's order is their `position` (then id, as the store sorts).
+    /// `photos` in any order: the album's order is their `position` (then id, as the store
+    /// sorts), arranged as the pin says (`AlbumArrangement`).
     public init(pin: Pin?, generation: Int64 = 0, photos: [Photo]) {
-        let sorted = photos.sorted(by: Photo.albumOrder)
-        self.init(pin: pin, generation: generation, cells: sorted.map(AlbumState.Cell.init))
+        let arranged = AlbumArrangement(sort: pin?.albumSort ?? .asFound, period: pin?.albumPeriod, pin: pin?.coordinate)
+            .arrange(photos.sorted(by: Photo.albumOrder))
+        self.init(pin: pin, generation: generation, cells: arranged.photos.map(AlbumState.Cell.init),
+                  periods: arranged.periods)
     }
 
-    init(pin: Pin?, generation: Int64, cells: [AlbumState.Cell]) {
+    init(pin: Pin?, generation: Int64, cells: [AlbumState.Cell], periods: [Int]) {
         self.pin = pin
         self.generation = generation
         self.cells = cells
+        self.periods = periods
         var index: [Int64: Int] = [:]
         index.reserveCapacity(cells.count)
         var shown = 0
@@ -50,13 +56,14 @@ public struct AlbumRows: Sendable, Equatable {
         guard let id = photo.id, let position = index[id] else { return self }
         var cells = cells
         cells[position] = AlbumState.Cell(photo)
-        return AlbumRows(pin: pin, generation: generation, cells: cells)
+        return AlbumRows(pin: pin, generation: generation, cells: cells, periods: periods)
     }
 
     /// The same rows without some photos (removed, their deletion not observed yet).
     func hiding(_ ids: Set<Int64>) -> AlbumRows {
         guard ids.contains(where: { index[$0] != nil }) else { return self }
-        return AlbumRows(pin: pin, generation: generation, cells: cells.filter { $0.photo.id.map { !ids.contains($0) } ?? true })
+        return AlbumRows(pin: pin, generation: generation, cells: cells.filter { $0.photo.id.map { !ids.contains($0) } ?? true },
+                         periods: periods)
     }
 
     public static func == (a: AlbumRows, b: AlbumRows) -> Bool {
@@ -191,6 +198,15 @@ public struct AlbumState: Sendable, Equatable {
     }
 
     public func index(of id: Int64) -> Int? { rows?.index[id] }
+
+    /// The decades the album's photos were taken in (for the period filter), oldest first.
+    public var periods: [Int] { rows?.periods ?? [] }
+
+    /// How the album is arranged: its pin's choice.
+    public var arrangement: AlbumArrangement {
+        AlbumArrangement(sort: rows?.pin?.albumSort ?? .asFound,
+                         period: rows?.pin?.albumPeriod.flatMap { periods.contains($0) ? $0 : nil })
+    }
 
     public func cell(id: Int64) -> Cell? { index(of: id).map { cells[$0] } }
 

@@ -31,6 +31,8 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     /// Where the photo was taken, when its source said.
     public var latitude: Double?
     public var longitude: Double?
+    /// When the photo was taken, when its source said.
+    public var taken: TakenDate?
     public var state: PhotoState
     /// Why the download failed, for the user (only while `state` is failed).
     public var failure: String?
@@ -38,7 +40,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public init(id: Int64? = nil, pinId: Int64, position: Int, source: String, sourceId: String,
                 remoteURL: String, largeURL: String? = nil, pageURL: String? = nil, fileName: String? = nil,
                 title: String = "", author: String = "", license: String = "",
-                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil,
+                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil, taken: TakenDate? = nil,
                 state: PhotoState = .pending, failure: String? = nil) {
         self.id = id
         self.pinId = pinId
@@ -56,6 +58,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         self.height = height
         self.latitude = coordinate?.latitude
         self.longitude = coordinate?.longitude
+        self.taken = taken
         self.state = state
         self.failure = failure
     }
@@ -70,7 +73,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         case largeURL = "large_url"
         case pageURL = "page_url"
         case fileName = "file_name"
-        case title, author, license, width, height, latitude, longitude, state, failure
+        case title, author, license, width, height, latitude, longitude, taken, state, failure
     }
 
     public static let databaseTableName = "photo"

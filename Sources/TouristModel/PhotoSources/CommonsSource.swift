@@ -60,7 +60,7 @@ public struct CommonsSource: PhotoSource {
             // a portrait photo, from which each photo's own step is made (`photo`).
             ("iiurlwidth", String(WikimediaThumbnails.step(atLeast: cellPixels) ?? cellPixels)),
             // Only the fields we read: full extmetadata is large and slows the answer.
-            ("iiextmetadatafilter", "Artist|LicenseShortName|ObjectName"),
+            ("iiextmetadatafilter", "Artist|LicenseShortName|ObjectName|DateTimeOriginal"),
         ]
         // The server expects every continuation key back; a key it repeats replaces ours.
         for (key, value) in continuation.sorted(by: { $0.key < $1.key }) {
@@ -273,10 +273,10 @@ public struct CommonsSource: PhotoSource {
         let large = WikimediaThumbnails.image(width: sizes.viewer, thumbnail: thumb, original: original,
                                               originalSize: originalSize, given: given)?.url
         let metadata = info["extmetadata"] as? [String: Any] ?? [:]
-        func field(_ name: String) -> String {
-            guard let entry = metadata[name] as? [String: Any], let value = text(entry["value"]) else { return "" }
-            return HTMLText.plain(value)
+        func raw(_ name: String) -> String? {
+            (metadata[name] as? [String: Any]).flatMap { text($0["value"]) }
         }
+        func field(_ name: String) -> String { raw(name).map(HTMLText.plain) ?? "" }
         let objectName = field("ObjectName")
         return RemotePhoto(
             sourceId: String(pageId),
@@ -289,7 +289,9 @@ public struct CommonsSource: PhotoSource {
             pageURL: webURL(info["descriptionurl"]),
             // The size of what the album downloads (Wikimedia's thumbwidth is the width asked for,
             // not the step it serves).
-            width: image.width, height: image.height)
+            width: image.width, height: image.height,
+            // Free text, often a template's HTML: read leniently.
+            taken: raw("DateTimeOriginal").flatMap(TakenDate.parse))
     }
 
     private static func isSupportedImage(mime: String?, title: String) -> Bool {

@@ -177,7 +177,9 @@ public struct FlickrSource: PhotoSource {
             pageURL: pageURL,
             width: image.width,
             height: image.height,
-            coordinate: geo(item))
+            coordinate: geo(item),
+            taken: TakenDate.flickr(item.datetaken?.value, granularity: item.datetakengranularity.in(0...10),
+                                    unknown: item.datetakenunknown.in(0...1) == 1))
     }
 
     /// The photo's position; Flickr says "none" with 0 and 0.
@@ -239,6 +241,11 @@ public struct FlickrSource: PhotoSource {
         /// The geo extra: numbers or strings, 0 and 0 for "no position".
         var latitude: LooseDouble?
         var longitude: LooseDouble?
+        /// The date_taken extra: "2008-05-01 12:34:56", how precise it is, and whether Flickr
+        /// knows it at all ("1": the upload date stands in).
+        var datetaken: LooseString?
+        var datetakengranularity: LooseInt?
+        var datetakenunknown: LooseInt?
     }
 }
 

@@ -25,10 +25,12 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
     public var height: Int?
     /// Where the photo was taken, when the source says (Commons' file coordinates, Flickr's geo).
     public var coordinate: Coordinate?
+    /// When the photo was taken, when the source says (Commons' DateTimeOriginal, Flickr's date_taken).
+    public var taken: TakenDate?
 
     public init(sourceId: String, imageURL: URL, thumbnailURL: URL? = nil, largeURL: URL? = nil, title: String = "",
                 author: String = "", license: String = "", pageURL: URL? = nil,
-                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil) {
+                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil, taken: TakenDate? = nil) {
         self.sourceId = sourceId
         self.imageURL = imageURL
         self.thumbnailURL = thumbnailURL
@@ -40,6 +42,7 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
         self.width = width
         self.height = height
         self.coordinate = coordinate.flatMap { $0.isValid ? $0 : nil }
+        self.taken = taken
     }
 }
 

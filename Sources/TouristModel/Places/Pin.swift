@@ -19,10 +19,13 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     public var placeName: String?
     /// The name the user gave the place (Rename); it wins over `placeName`.
     public var customName: String?
+    /// How the album is arranged, and the decade it is limited to (nil: every photo).
+    public var albumSort: AlbumSort
+    public var albumPeriod: Int?
 
     public init(id: Int64? = nil, latitude: Double, longitude: Double, created: Date = Date(),
                 albumPage: Int? = nil, albumPages: Int? = nil, albumSource: String? = nil, placeName: String? = nil,
-                customName: String? = nil) {
+                customName: String? = nil, albumSort: AlbumSort = .asFound, albumPeriod: Int? = nil) {
         self.id = id
         self.latitude = latitude
         self.longitude = longitude
@@ -32,6 +35,8 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         self.albumSource = albumSource
         self.placeName = placeName
         self.customName = customName
+        self.albumSort = albumSort
+        self.albumPeriod = albumPeriod
     }
 
     public var coordinate: Coordinate { Coordinate(latitude: latitude, longitude: longitude) }
@@ -62,6 +67,8 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
         case albumSource = "album_source"
         case placeName = "place_name"
         case customName = "custom_name"
+        case albumSort = "album_sort"
+        case albumPeriod = "album_period"
     }
 
     public static let databaseTableName = "pin"

@@ -104,29 +104,27 @@ public struct PinClusters: Sendable {
         return Self.maxClusteredLevel + 1
     }
 
-    private struct Cell: Hashable { let x: Int; let y: Int }
-
-    /// Greedy grouping: each pin not yet taken gathers the untaken pins within `cellSize` pixels.
-    /// A grid of `cellSize` cells finds the neighbours, so this is O(pins), and unlike plain grid
-    /// snapping two pins a few pixels apart never land in different groups.
-    static func group(_ pins: [Pin], level: Int, cellSize: Double) -> [Cluster] {
-        if level > maxClusteredLevel {
-            return pins.map { single($0, level: level) }
+    /// Greedy grouping of any points on the screen's plane: each point not yet taken gathers the
+    /// untaken points within `cellSize` pixels, in order. A grid of `cellSize` cells finds the
+    /// neighbours, so this is O(points), and unlike plain grid snapping two points a few pixels
+    /// apart never land in different groups. The groups' member indices, each group's first
+    /// member first.
+    public static func groupPoints(_ points: [(x: Double, y: Double)], cellSize: Double) -> [[Int]] {
+        struct Cell: Hashable { let x: Int; let y: Int }
+        func cell(_ point: (x: Double, y: Double)) -> Cell {
+            Cell(x: Int((point.x / cellSize).rounded(.down)), y: Int((point.y / cellSize).rounded(.down)))
         }
-        let points = pins.map { project($0.coordinate, zoom: Double(level)) }
         var grid: [Cell: [Int]] = [:]
-        for (index, point) in points.enumerated() {
-            grid[Cell(x: Int((point.x / cellSize).rounded(.down)), y: Int((point.y / cellSize).rounded(.down))), default: []].append(index)
-        }
-        var taken = [Bool](repeating: false, count: pins.count)
-        var clusters: [Cluster] = []
+        for (index, point) in points.enumerated() { grid[cell(point), default: []].append(index) }
+        var taken = [Bool](repeating: false, count: points.count)
+        var groups: [[Int]] = []
         for (index, point) in points.enumerated() where !taken[index] {
             taken[index] = true
             var members = [index]
-            let cellX = Int((point.x / cellSize).rounded(.down)), cellY = Int((point.y / cellSize).rounded(.down))
+            let home = cell(point)
             for dx in -1...1 {
                 for dy in -1...1 {
-                    for other in grid[Cell(x: cellX + dx, y: cellY + dy)] ?? [] where !taken[other] {
+                    for other in grid[Cell(x: home.x + dx, y: home.y + dy)] ?? [] where !taken[other] {
                         let (ox, oy) = (points[other].x - point.x, points[other].y - point.y)
                         if ox * ox + oy * oy <= cellSize * cellSize {
                             taken[other] = true
@@ -135,20 +133,30 @@ public struct PinClusters: Sendable {
                     }
                 }
             }
+            groups.append(members)
+        }
+        return groups
+    }
+
+    static func group(_ pins: [Pin], level: Int, cellSize: Double) -> [Cluster] {
+        if level > maxClusteredLevel {
+            return pins.map { single($0, level: level) }
+        }
+        let points = pins.map { project($0.coordinate, zoom: Double(level)) }
+        return groupPoints(points, cellSize: cellSize).map { members in
+            let index = members[0]
             if members.count == 1 {
-                clusters.append(Cluster(key: "pin \(pins[index].clusterKey)", pins: [pins[index]],
-                                        coordinate: pins[index].coordinate, x: point.x, y: point.y))
-                continue
+                return Cluster(key: "pin \(pins[index].clusterKey)", pins: [pins[index]],
+                               coordinate: pins[index].coordinate, x: points[index].x, y: points[index].y)
             }
             let group = members.map { pins[$0] }
             let x = members.reduce(0) { $0 + points[$1].x } / Double(members.count)
             let y = members.reduce(0) { $0 + points[$1].y } / Double(members.count)
             let latitude = group.reduce(0) { $0 + $1.latitude } / Double(group.count)
             let longitude = group.reduce(0) { $0 + $1.longitude } / Double(group.count)
-            clusters.append(Cluster(key: "group \(level)/\(pins[index].clusterKey)/\(group.count)", pins: group,
-                                    coordinate: Coordinate(latitude: latitude, longitude: longitude), x: x, y: y))
+            return Cluster(key: "group \(level)/\(pins[index].clusterKey)/\(group.count)", pins: group,
+                           coordinate: Coordinate(latitude: latitude, longitude: longitude), x: x, y: y)
         }
-        return clusters
     }
 
     private static func single(_ pin: Pin, level: Int) -> Cluster {

@@ -95,6 +95,7 @@ extension Photo {
             coordinate: values.double(columns.latitude.rawValue).flatMap { latitude in
                 values.double(columns.longitude.rawValue).map { Coordinate(latitude: latitude, longitude: $0) }
             }.flatMap { $0.isValid ? $0 : nil },
+            taken: values.text(columns.taken.rawValue).flatMap(TakenDate.init(text:)),
             // Unknown text (a newer version's state, damage): fetch it again.
             state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending,
             failure: values.text(columns.failure.rawValue).map { String($0.prefix(Photo.maxFailureLength)) })
@@ -116,6 +117,8 @@ extension Pin {
             albumPages: values.int(columns.albumPages.rawValue, in: 0...Bounded.page.upperBound),
             albumSource: values.text(columns.albumSource.rawValue),
             placeName: values.text(columns.placeName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) },
-            customName: values.text(columns.customName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) })
+            customName: values.text(columns.customName.rawValue).map { Place.plain($0, limit: Place.maxNameLength) },
+            albumSort: values.text(columns.albumSort.rawValue).flatMap(AlbumSort.init(rawValue:)) ?? .asFound,
+            albumPeriod: values.int(columns.albumPeriod.rawValue, in: TakenDate.years).map { $0 - $0 % 10 })
     }
 }

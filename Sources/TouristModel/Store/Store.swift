@@ -282,13 +282,16 @@ public final class Store: Sendable {
                     remoteURL: item.imageURL.absoluteString, largeURL: item.largeURL?.absoluteString,
                     pageURL: item.pageURL?.absoluteString,
                     fileName: nil, title: item.title, author: item.author, license: item.license,
-                    width: item.width, height: item.height, coordinate: item.coordinate, state: .pending)
+                    width: item.width, height: item.height, coordinate: item.coordinate, taken: item.taken,
+                    state: .pending)
                 try photo.insert(db)
                 inserted.append(photo)
             }
             pin.albumPage = page
             pin.albumPages = pages
             pin.albumSource = source
+            // A new set may have none of the decade chosen; its order stays the user's.
+            pin.albumPeriod = nil
             try pin.update(db)
             try db.execute(sql: "UPDATE pin SET album_generation = album_generation + 1 WHERE id = ?",
                            arguments: [pinId])

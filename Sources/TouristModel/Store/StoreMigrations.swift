@@ -82,6 +82,18 @@ enum StoreMigrations {
                 t.add(column: "longitude", .double)
             }
         }
+        migrator.registerMigration("v9: when photos were taken, and each album's order") { db in
+            // "1936", "1936-05" or "1936-05-01" (NULL: unknown), which sorts in time order.
+            try db.alter(table: "photo") { t in
+                t.add(column: "taken", .text)
+            }
+            // How the album is arranged (`AlbumSort`; NULL as found) and the decade it is
+            // limited to (NULL: all).
+            try db.alter(table: "pin") { t in
+                t.add(column: "album_sort", .text)
+                t.add(column: "album_period", .integer)
+            }
+        }
         return migrator
     }
 

@@ -46,6 +46,14 @@ extension Store {
             return previous
         }
     }
+
+    /// Keeps how the pin's album is arranged; the album's observation shows it.
+    public func arrangeAlbum(pinID id: Int64, sort: AlbumSort, period: Int?) throws {
+        try writer.write { db in
+            try db.execute(sql: "UPDATE pin SET album_sort = ?, album_period = ? WHERE id = ?",
+                           arguments: [sort == .asFound ? nil : sort.rawValue, period, id])
+        }
+    }
 }
 
 extension Store {

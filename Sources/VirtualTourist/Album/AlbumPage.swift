@@ -18,7 +18,7 @@ final class AlbumPage {
     private let grid: PhotoGrid
     /// What fills the page between the place map and the bottom bar.
     private enum Content: String {
-        case photos, searching, empty, error
+        case photos, map, searching, empty, error
     }
     private let stack = Stack()
     private let progress = Label()
@@ -29,8 +29,15 @@ final class AlbumPage {
     private let emptyPage: StatusPage
     private let errorPage: StatusPage
     private let title: WindowTitle
-    private let map: MapView
+    /// The small map over the grid, and the Map view (made when first shown).
+    private let placeMap: AlbumMap
+    private var photoMap: AlbumMap?
+    private let tiles: TileSource
+    private let mapToggle = ToggleButton(icon: "mark-location-symbolic", label: tr("Show Photos on Map"))
+    private let sortMenu = AlbumSortMenu()
     private let mapClamp: Clamp
+    /// Holds the small map: hidden while the Map view shows (the breakpoints hide the clamp).
+    private let placeBox = Box(.vertical)
     private static var serial = 0
     private var observation: AlbumLoader.Observation?
     /// What every album page reports, for whoever follows (the benchmark's trace). One for the
@@ -58,15 +65,18 @@ final class AlbumPage {
         let cell = Int(PhotoGrid.cellSize) + 8
         let firstScreen = max(1, Int(window.width) / cell) * (max(0, Int(window.height) - 230) / cell + 1)
         grid.prefetch(count: firstScreen, scaleFactor: window.scaleFactor)
-        map = MapView(source: tiles, interactive: false)
-        mapClamp = Clamp(child: map, orientation: .vertical, maximum: 140)
+        self.tiles = tiles
+        placeMap = AlbumMap(pin: pin, tiles: tiles, zoom: 14, standIns: false,
+                            fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
+        mapClamp = Clamp(child: placeMap.map, orientation: .vertical, maximum: 140)
         self.sourceName = sourceName
         title = WindowTitle(title: pin.title, subtitle: Self.subtitle(pin: pin, source: sourceName))
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
                                description: tr("No photos were found near this place."))
         errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
         let body = Box(.vertical)
-        body.append(Self.buildPlaceMap(map, in: mapClamp, pin: pin))
+        placeBox.append(Self.buildPlaceMap(placeMap.map, in: mapClamp, pin: pin))
+        body.append(placeBox)
         body.append(Self.buildContent(stack, grid: grid, empty: emptyPage, error: errorPage, loader: loader))
         let bar = Self.buildBottomBar(progress: progress, newCollection: newCollection, loader: loader)
         let header = HeaderBar()  // its back button comes from the navigation view
@@ -74,10 +84,14 @@ final class AlbumPage {
         header.packEnd(MenuButton(icon: "view-more-symbolic", label: tr("Album Menu"),
                                   items: [(tr("_Export Album…"), AppAction.exportAlbum.detailedName),
                                           (tr("_Rename Place…"), AppAction.renamePlace.detailedName)]))
+        header.packEnd(sortMenu.button)
+        mapToggle.setAccessibleDescription(tr("Shows where each photo was taken"))
+        header.packEnd(mapToggle)
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
                                                    mapClamp: mapClamp, grid: grid),
                               title: pin.title, tag: "album-\(Self.serial)")
+        page.insertActionGroup("album", sortMenu.actions)
         bind()
     }
 
@@ -88,7 +102,8 @@ final class AlbumPage {
         title.title = pin.title
         title.subtitle = Self.subtitle(pin: pin, source: sourceName)
         page.title = pin.title
-        map.setMapLabel(Self.mapLabel(pin))
+        placeMap.map.setMapLabel(Self.mapLabel(pin))
+        photoMap?.map.setMapLabel(Self.mapLabel(pin))
     }
 
     /// The source; for a named place, its coordinates before it ("48.8867, 2.3431 · Wikimedia Commons").
@@ -111,11 +126,8 @@ final class AlbumPage {
     private static func buildPlaceMap(_ map: MapView, in mapClamp: Clamp, pin: Pin) -> Clamp {
         map.setSizeRequest(width: -1, height: 64)
         mapClamp.setExpand(vertical: false)
-        map.zoom = 12
-        map.center(latitude: pin.latitude, longitude: pin.longitude)
-        // Drawn by the map's pin layer, as on the main map; no stand-in button: this map does
-        // nothing when activated, and its accessible name already says where it is.
-        map.marks.show([MapMarks.Mark(latitude: pin.latitude, longitude: pin.longitude, kind: .pin)])
+        // No stand-in buttons: the grid below is this map's keyboard way, and the Map view's
+        // marks have them.
         map.setMapLabel(mapLabel(pin))
         return mapClamp
     }
@@ -185,6 +197,15 @@ final class AlbumPage {
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onRetry = { [weak loader] id in loader?.retry(photoID: id) }
         grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.viewerAlbum) }
+        grid.onSelect = { [unowned self] id in
+            self.placeMap.select(id, follow: true)
+            self.photoMap?.select(id, follow: false)
+        }
+        placeMap.onOpen = { [unowned self] photo in self.openFromMap(photo) }
+        sortMenu.onChoose = { [unowned self] arrangement in
+            try? self.loader.arrange(sort: arrangement.sort, period: arrangement.period)
+        }
+        mapToggle.onToggled { [unowned self] in self.showMapView(self.mapToggle.isActive) }
         forwardEvents()
         show(loader.state)  // a prefetch may have filled it already
         // Weak: the store may deliver once more after the window is gone (a removal just before
@@ -209,6 +230,10 @@ final class AlbumPage {
     private func show(_ state: AlbumState) {
         let before = grid.album.phase
         grid.show(state)
+        let photos = state.cells.map(\.photo)
+        placeMap.show(photos)
+        photoMap?.show(photos)
+        sortMenu.show(state.arrangement, periods: state.periods)
         updateChrome()
         if case .filling = state.phase, before == .idle || before == .searching {
             Self.events.send(.placeholdersShown(count: state.cells.count))
@@ -233,7 +258,7 @@ final class AlbumPage {
         switch state.phase {
         case .idle:
             // The stored album is being read, for a moment: no search page flashing by.
-            stack.show(Content.photos)
+            stack.show(mapToggle.isActive ? Content.map : Content.photos)
         case .searching:
             stack.show(Content.searching)
         case .empty:
@@ -242,7 +267,7 @@ final class AlbumPage {
             errorPage.pageDescription = message
             stack.show(Content.error)
         case .filling, .ready:
-            stack.show(Content.photos)
+            stack.show(mapToggle.isActive ? Content.map : Content.photos)
         }
         let (shown, total) = state.progress
         let text = switch state.phase {
@@ -280,6 +305,45 @@ final class AlbumPage {
                 if let id = photo.id { self?.remove(id) }
             },
             pin: pin.coordinate)
+    }
+
+    // MARK: The Map view
+
+    /// Shows the photos over the place instead of the grid (the small map goes: it would show
+    /// the same), or the grid again.
+    private func showMapView(_ shown: Bool) {
+        if shown, photoMap == nil {
+            let made = AlbumMap(pin: pin, tiles: tiles, zoom: 14, standIns: true,
+                                fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
+            made.map.setMapLabel(Self.mapLabel(pin))
+            made.map.setExpand(horizontal: true, vertical: true)
+            made.onOpen = { [unowned self] photo in self.openFromMap(photo) }
+            made.show(loader.state.cells.map(\.photo))
+            stack.add(made.map, as: Content.map)
+            photoMap = made
+            made.fitPhotos()
+        }
+        mapToggle.isActive = shown
+        placeBox.isVisible = !shown
+        updateChrome()
+    }
+
+    /// "Show on Map" from the viewer: the Map view, at the photo, the photo highlighted.
+    func showOnMap(_ photo: Photo) {
+        showMapView(true)
+        guard let id = photo.id else { return }
+        photoMap?.select(id, follow: true)
+    }
+
+    /// A photo mark tapped: the viewer for a photo that is in, else its cell in the grid.
+    private func openFromMap(_ photo: Photo) {
+        guard let id = photo.id, let cell = loader.state.cell(id: id) else { return }
+        if case .shown(let shown) = cell {
+            onOpenPhoto?(shown, viewerAlbum)
+        } else {
+            showMapView(false)
+            grid.select(id)
+        }
     }
 
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.

@@ -25,6 +25,8 @@ final class PhotoGrid {
     var onRetry: ((Int64) -> Void)?
     var onOpen: ((Photo) -> Void)?
     var onPhotoShown: ((Int64) -> Void)?
+    /// The selected photo changed (nil: none), by keys, a click or a tap.
+    var onSelect: ((Int64?) -> Void)?
     /// Called once, when every cell in view shows its photo (for the trace).
     var onVisibleShown: ((Int) -> Void)?
 
@@ -69,6 +71,16 @@ final class PhotoGrid {
             self.open(id)
         }
         keyController = Self.keys.install(on: grid, for: self)
+        grid.onSelectionChanged { [weak self] position in
+            guard let self else { return }
+            self.onSelect?(position.flatMap { self.photoID(at: $0) })
+        }
+    }
+
+    /// Selects a photo's cell and scrolls to it (from the map).
+    func select(_ id: Int64) {
+        guard let position = album.index(of: id), position < list.count else { return }
+        grid.scrollTo(position)
     }
 
     /// The first screenful of items joins the list at once, so the first frame can show it; the rest

@@ -39,12 +39,17 @@ final class PhotoAttribution {
     }
 
     func show(_ photo: Photo, pin: Coordinate) {
-        if let taken = photo.coordinate {
-            placeLabel.text = RelativePlace.describe(taken, from: pin)
-            placeLabel.isVisible = true
-        } else {
-            placeLabel.isVisible = false
+        // Where and when, as far as the source said: "Taken 350 m north-west of the pin · 1936".
+        let place = photo.coordinate.map { RelativePlace.describe($0, from: pin) }
+        let date = photo.taken.map(ThenAndNowPage.dateText)
+        switch (place, date) {
+        case let (place?, date?): placeLabel.text = "\(place) · \(date)"
+        // Translators: when a photo was taken, where its place is not known; %@ is a date or a year.
+        case (nil, let date?): placeLabel.text = String(format: tr("Taken %@"), date)
+        case (let place?, nil): placeLabel.text = place
+        case (nil, nil): break
         }
+        placeLabel.isVisible = place != nil || date != nil
         let name = photo.title.isEmpty ? tr("Untitled") : photo.title
         titleLabel.text = name
         titleLabel.tooltip = name.count > 80 ? String(name.prefix(500)) : nil

@@ -27,6 +27,13 @@ final class PhotoViewer {
     var showToast: ((String) -> Void)?
     /// The last photo was deleted: nothing left to show.
     var onEmpty: (() -> Void)?
+    /// Show on Map: the album's Map view at this photo.
+    var onShowOnMap: ((Photo) -> Void)?
+    /// Then and Now: the album's oldest and newest photos side by side.
+    var onThenAndNow: ((Photo, Photo) -> Void)?
+    private let actions = ActionGroup()
+    private var showOnMap: Action!
+    private var thenAndNow: Action!
     private(set) var current: Photo
 
     private let album: Album
@@ -66,6 +73,7 @@ final class PhotoViewer {
         Self.serial += 1
         page = NavigationPage(child: content, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
                               tag: "photo-\(Self.serial)")
+        addPhotoMenu(to: header)
         bindHeaderButtons(header)
         placeArrows(on: stage)
         // Before the focused widget: ← and → would otherwise move focus between the buttons.
@@ -98,6 +106,22 @@ final class PhotoViewer {
         previous.onClicked { [weak self] in self?.step(by: -1) }
         next.onClicked { [weak self] in self?.step(by: 1) }
         image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
+    }
+
+    /// Show on Map and Then and Now, in a menu: the header has no room left on a phone.
+    private func addPhotoMenu(to header: HeaderBar) {
+        showOnMap = Action("show-on-map", in: actions) { [weak self] in
+            guard let self else { return }
+            self.onShowOnMap?(self.current)
+        }
+        thenAndNow = Action("then-and-now", in: actions) { [weak self] in
+            guard let self, let pair = ThenAndNowPage.pair(in: self.album.photos()) else { return }
+            self.onThenAndNow?(pair.then, pair.now)
+        }
+        page.insertActionGroup("viewer", actions)
+        header.packEnd(MenuButton(icon: "view-more-symbolic", label: tr("Photo Menu"),
+                                  items: [(tr("Show on _Map"), "viewer.show-on-map"),
+                                          (tr("_Then and Now"), "viewer.then-and-now")]))
     }
 
     /// The arrows float over the photo and show while the pointer moves over it; they stay in
@@ -150,6 +174,8 @@ final class PhotoViewer {
             next.isSensitive = index + 1 < photos.count
         }
         attribution.show(photo, pin: album.pin)
+        showOnMap.isEnabled = photo.coordinate != nil
+        thenAndNow.isEnabled = ThenAndNowPage.pair(in: album.photos()) != nil
         image.show(nil, name: name)
         Self.events.send(.shown(photo))
         loadTask?.cancel()

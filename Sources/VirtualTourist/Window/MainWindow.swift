@@ -16,6 +16,7 @@ final class MainWindow {
     private var albumPage: AlbumPage?
     private var placesPage: PlacesPage?
     private var viewer: PhotoViewer?
+    private var thenAndNow: ThenAndNowPage?
     private var actions: [Action] = []
     private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
@@ -277,6 +278,17 @@ final class MainWindow {
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         viewer.showToast = { [unowned self] title in self.showToast(title) }
         viewer.onEmpty = { [unowned self] in self.navigation.pop() }
+        viewer.onShowOnMap = { [unowned self] photo in
+            guard let albumPage = self.albumPage else { return }
+            self.navigation.pop(to: albumPage.page)
+            self.closeViewer()
+            albumPage.showOnMap(photo)
+        }
+        viewer.onThenAndNow = { [unowned self] then, now in
+            let pair = ThenAndNowPage(then: then, now: now, fileURL: album.fileURL)
+            self.thenAndNow = pair
+            self.navigation.push(pair.page)
+        }
         self.viewer = viewer
         navigation.push(viewer.page)
     }
@@ -300,7 +312,10 @@ final class MainWindow {
     /// what it was doing.
     private func popped(_ tag: String?) {
         // Tags, not kinds: a pop animation may end after the next album was opened.
-        if let tag, tag == viewer?.page.tag {
+        if let tag, tag == thenAndNow?.page.tag {
+            thenAndNow?.close()
+            thenAndNow = nil
+        } else if let tag, tag == viewer?.page.tag {
             closeViewer()
         } else if let tag, tag == albumPage?.page.tag {
             closeAlbum()
@@ -312,6 +327,8 @@ final class MainWindow {
     }
 
     private func closeViewer() {
+        thenAndNow?.close()
+        thenAndNow = nil
         guard let viewer else { return }
         viewer.close()
         self.viewer = nil

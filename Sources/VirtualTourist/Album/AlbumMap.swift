@@ -1,0 +1,167 @@
+import Foundation
+import GtkKit
+import TouristModel
+import Translation
+
+/// A map of an album's place: the pin, and each photo that says where it was taken as a small
+/// round picture there (`PhotoMarks`: overlapping ones grouped, all drawn by the map's one mark
+/// layer, the pin on top). A tap on a photo opens it; the selected photo is larger, ringed in the
+/// accent colour, and the map moves to it. The album page has two: the small map over the grid,
+/// and the Map view, which also gives each mark a stand-in button for the keyboard and screen
+/// readers (as the pins on the main map have).
+@MainActor
+final class AlbumMap {
+    let map: MapView
+    private let pin: Pin
+    private let standIns: Bool
+    private var photos: [Photo] = []
+    private var selected: Int64?
+    private var marks = PhotoMarks(photos: [], zoom: 0)
+    private var level = -1
+    private var fileURL: (Photo) -> URL?
+    /// Pictures asked for or set, by photo id.
+    private var pictures: Set<Int64> = []
+    private var buttons: [Marker] = []
+    private let placeStandIns = Debouncer(milliseconds: 150)
+    private var pressHeld = false
+    var onOpen: ((Photo) -> Void)?
+
+    /// `standIns`: focusable buttons for the marks (the Map view); the small map is a picture for
+    /// the pointer and touch only (the grid is its keyboard way).
+    init(pin: Pin, tiles: TileSource, zoom: Double, standIns: Bool, fileURL: @escaping (Photo) -> URL?) {
+        self.pin = pin
+        self.standIns = standIns
+        self.fileURL = fileURL
+        map = MapView(source: tiles, interactive: true)
+        map.zoom = zoom
+        map.center(latitude: pin.latitude, longitude: pin.longitude)
+        if !standIns { map.hideControls() }
+        map.onViewportChanged { [unowned self] in self.viewportChanged() }
+        addInput()
+        draw()
+    }
+
+    /// The album's photos, in its order (the first of a group is the one its mark shows).
+    func show(_ photos: [Photo]) {
+        guard photos != self.photos else { return }
+        self.photos = photos
+        for photo in photos where photo.coordinate != nil && photo.state == .downloaded { loadPicture(photo) }
+        regroup()
+    }
+
+    /// Highlights a photo's mark and, when `follow`, moves the map to it.
+    func select(_ id: Int64?, follow: Bool) {
+        guard id != selected else { return }
+        selected = id
+        regroup()
+        if follow, let id, let place = photos.first(where: { $0.id == id })?.coordinate {
+            map.goTo(latitude: place.latitude, longitude: place.longitude, zoom: max(map.zoom, 15))
+        }
+    }
+
+    /// Zooms to show every located photo and the pin, once the map has its size.
+    func fitPhotos() {
+        let (width, height) = map.mapSize
+        guard width > 1, height > 1 else {
+            FrameClock.afterNextPaint(of: map) { [weak self] in
+                guard let self, self.map.mapSize.width > 1 else { return }
+                self.fitPhotos()
+            }
+            return
+        }
+        guard let box = PhotoMarks.bounds(of: photos, around: pin.coordinate) else { return }
+        let zoom = PhotoMarks.zoom(fitting: box, width: Double(width) - 80, height: Double(height) - 80)
+        map.goTo(latitude: (box.south + box.north) / 2, longitude: (box.west + box.east) / 2, zoom: min(zoom, 17))
+    }
+
+    private func loadPicture(_ photo: Photo) {
+        guard let id = photo.id, !pictures.contains(id), let url = fileURL(photo) else { return }
+        pictures.insert(id)
+        let side = Int32(PhotoMarks.cellSize) * max(1, map.scaleFactor)
+        Task { [weak self] in
+            let texture = await Texture.load(path: url.path, covering: side)
+            self?.map.marks.setPhotoImage(id: id, texture)
+        }
+    }
+
+    private func viewportChanged() {
+        let now = PinClusters.level(for: map.zoom)
+        guard now != level else { return }
+        regroup()
+    }
+
+    private func regroup() {
+        level = PinClusters.level(for: map.zoom)
+        let next = PhotoMarks(photos: photos, zoom: Double(level), selected: selected)
+        guard next != marks else { return }
+        marks = next
+        draw()
+        if standIns { placeStandIns.schedule { [weak self] in self?.placeButtons() } }
+    }
+
+    /// The photos, then the pin over them.
+    private func draw() {
+        var drawn = marks.marks.map { mark in
+            MapMarks.Mark(latitude: mark.coordinate.latitude, longitude: mark.coordinate.longitude,
+                          kind: .photo(id: mark.photo.id ?? 0, count: mark.count, selected: mark.isSelected))
+        }
+        drawn.append(MapMarks.Mark(latitude: pin.latitude, longitude: pin.longitude, kind: .pin))
+        map.marks.show(drawn)
+    }
+
+    /// Taps hit-tested against the drawn marks, as on the main map.
+    private func addInput() {
+        let tap = ClickGesture()
+        tap.onPressed { [unowned self] _, _, _ in self.pressHeld = false }
+        tap.onReleased { [unowned self] presses, x, y in
+            guard presses == 1, !self.pressHeld, let index = self.map.marks.index(atX: x, y: y),
+                  index < self.marks.marks.count else { return }
+            let photo = self.marks.marks[index].photo
+            MainLoop.idle { [weak self] in self?.onOpen?(photo) }
+        }
+        map.mapArea.addController(tap)
+        let hold = LongPressGesture()
+        hold.onPressed { [unowned self] _, _ in self.pressHeld = true }
+        map.mapArea.addController(hold)
+        let motion = MotionController()
+        motion.onMotion { [unowned self] x, y in
+            let index = self.map.marks.index(atX: x, y: y).flatMap { $0 < self.marks.marks.count ? $0 : nil }
+            self.map.marks.setHovered(index)
+            self.map.mapArea.setCursor(named: index == nil ? nil : "pointer")
+        }
+        map.mapArea.addController(motion)
+    }
+
+    /// A button over each mark, named after its photo; made anew when the marks change (at most
+    /// one per located photo, and only once the map rests).
+    private func placeButtons() {
+        for marker in buttons { map.removeMarker(marker) }
+        buttons = marks.marks.map { mark in
+            let button = Button()
+            button.addCSSClass("pin")
+            button.canTarget = false
+            button.focusOnClick = false
+            let side = mark.isSelected ? 52 : 40
+            button.setSizeRequest(width: Int32(side), height: Int32(side))
+            button.setAccessibleLabel(Self.name(of: mark))
+            let photo = mark.photo
+            button.onClicked { [weak self] in self?.onOpen?(photo) }
+            let marker = Marker(child: button, latitude: mark.coordinate.latitude, longitude: mark.coordinate.longitude)
+            map.addMarker(marker)
+            return marker
+        }
+    }
+
+    /// "Photo: Place 3", "Photo: Place 3, and 2 more here".
+    static func name(of mark: PhotoMarks.Mark) -> String {
+        let title = mark.photo.title.isEmpty ? tr("Untitled") : mark.photo.title
+        guard mark.count > 1 else {
+            // Translators: a photo's mark on the album's map; %@ is its title.
+            return String(format: tr("Photo: %@"), title)
+        }
+        // Translators: a mark for several photos taken close together; %1$@ is the first one's
+        // title, %2$@ how many others there are.
+        return String(format: trn("Photo: %1$@, and %2$@ more here", "Photo: %1$@, and %2$@ more here", mark.count - 1),
+                      title, Localization.count(mark.count - 1))
+    }
+}

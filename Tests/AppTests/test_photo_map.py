@@ -1,0 +1,142 @@
+"""Where and when photos were taken (issue 27, parts 2 and 3), on the real binary through AT-SPI,
+the pointer and the keyboard, against the loopback Commons service (four files in five with a
+position, five in six with a DateTimeOriginal in one of the forms Commons writes it):
+
+* the album's Map view draws each located photo as a round picture (one mark layer), with a
+  stand-in button per mark named "Photo: TITLE" ("…, and N more here" for a group); clicking a
+  mark's picture opens that photo in the viewer;
+* the viewer's "Show on Map" opens the Map view with the photo's mark larger (selected);
+* "Sort and Filter" orders the grid by date and limits it to a decade, kept with the pin;
+* "Then and Now" shows the oldest and newest photos side by side, one above the other when narrow.
+"""
+from __future__ import annotations
+
+import re
+
+from gi.repository import Atspi
+
+from harness import BUTTON, has_state, is_showing, name_of, wait_for
+from test_album import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
+from test_place_search import resize
+from test_viewer import Viewer
+
+MARK_RE = re.compile(r"^Photo: (?P<title>.+?)(?:, and (?P<more>\d+) more here)?$")
+
+
+def filled(app, dirs):
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_filled(PER_ALBUM, 20)
+    return pin_id, album, cells
+
+
+def marks(app) -> list[tuple[str, int, object]]:
+    """The Map view's stand-ins: (first photo's title, photos under the mark, node)."""
+    found = []
+    for node in app.find_all(role=BUTTON):
+        match = MARK_RE.match(name_of(node))
+        if match:
+            found.append((match["title"], 1 + int(match["more"] or 0), node))
+    return found
+
+
+def choose_menu_item(app, menu: str, index: int, count: int) -> None:
+    """Opens the header menu button `menu` and activates its item `index` of `count` by the
+    keyboard, as a keyboard user would (GTK 4.18 gives menu items no name or text over AT-SPI).
+    The first item has the focus when the menu opens; section headings are passed over."""
+    app.click(app.wait_find(role="toggle button", name=menu, showing=True, timeout=5))
+    wait_for(lambda: len(app.find_all(role=("menu item", "check menu item", "radio menu item"), showing=True)) == count,
+             5, message=f"the {count} items of {menu!r}")
+    for _ in range(index):
+        press_key(app, "Down")
+    press_key(app, "Return")
+
+
+def located_count(dirs, pin_id: int) -> int:
+    return dirs.query("SELECT count(*) FROM photo WHERE pin_id = ? AND latitude IS NOT NULL", (pin_id,))[0][0]
+
+
+def test_located_photos_are_marks_on_the_map_that_open_the_viewer(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, _, _ = filled(app, dirs)
+    app.click(app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=5))
+    located = located_count(dirs, pin_id)
+    assert 0 < located < PER_ALBUM
+    # Every located photo is under exactly one mark, whatever the grouping at this zoom.
+    found = wait_for(lambda: (lambda m: m if sum(c for _, c, _ in m) == located else None)(marks(app)), 10,
+                     message=lambda: f"marks for {located} photos: {[(t, c) for t, c, _ in marks(app)]}")
+    showing = [(title, node) for title, count, node in found if count == 1 and is_showing(node)]
+    assert showing, [(t, c) for t, c, _ in found]
+    title, node = showing[0]
+    # A click on the drawn picture (the stand-in takes no pointer input): the layer's hit test.
+    pointer_click(app, *app.screen_rect(node).center)
+    stored = [r.title for r in rows(dirs, pin_id)]
+    Viewer(app).wait_photo(title, f"{stored.index(title) + 1} of {PER_ALBUM}", timeout=10)
+
+
+def test_show_on_map_opens_the_map_view_at_the_photo(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, _, cells = filled(app, dirs)
+    pointer_click(app, *app.screen_rect(cells[1].node).center, count=2)
+    Viewer(app).wait_photo(cells[1].title, f"2 of {PER_ALBUM}")
+    choose_menu_item(app, "Photo Menu", 0, 2)
+    toggle = app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=10)
+    wait_for(lambda: has_state(toggle, Atspi.StateType.PRESSED) or has_state(toggle, Atspi.StateType.CHECKED), 5,
+             message="the Map view is on")
+    # The photo's own mark, larger than the others (selected), and in view.
+    mark = wait_for(lambda: next((n for t, c, n in marks(app) if t == cells[1].title and c == 1), None), 10,
+                    message=lambda: f"a mark of its own for {cells[1].title}: {[(t, c) for t, c, _ in marks(app)]}")
+    wait_for(lambda: app.screen_rect(mark).width >= 50, 5, message="the selected mark is the larger one")
+    others = [n for t, c, n in marks(app) if t != cells[1].title]
+    assert all(app.screen_rect(n).width < 50 for n in others)
+
+
+def test_sort_by_date_and_limit_to_a_decade(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, album, cells = filled(app, dirs)
+    stored = dirs.query("SELECT title, taken FROM photo WHERE pin_id = ? ORDER BY position", (pin_id,))
+    dated = [(title, taken) for title, taken in stored if taken]
+    # The loopback's forms each read as the date they write (see loopback_photos.COMMONS_DATE_FORMS).
+    undated = [title for title, _ in stored if (int(title.split()[-1]) - 1) % 6 == 4]
+    assert [title for title, taken in stored if not taken] == undated, stored
+    assert {len(taken) for _, taken in dated} == {4, 10}, dated
+
+    decades = sorted({int(taken[:3] + "0") for _, taken in dated})
+    items = 4 + 1 + len(decades)    # the orders; Any Time and the decades
+    choose_menu_item(app, "Sort and Filter", 3, items)    # Oldest First
+    oldest = [t for t, _ in sorted(dated, key=lambda d: d[1])] + [t for t, taken in stored if not taken]
+    first = len(cells)
+    album.wait_cells(lambda c: [x.title for x in c[:first]] == oldest[:first], 10, "the oldest photos first")
+    assert dirs.query("SELECT album_sort FROM pin WHERE id = ?", (pin_id,))[0][0] == "oldest"
+
+    decade = int(dated[0][1][:3] + "0")
+    choose_menu_item(app, "Sort and Filter", 5 + decades.index(decade), items)
+    in_decade = [t for t, _ in sorted(dated, key=lambda d: d[1]) if int(_[:4]) // 10 * 10 == decade]
+    album.wait_cells(lambda c: [x.title for x in c] == in_decade, 10, f"only the {decade}s")
+    app.wait_find(role="label", name=f"{len(in_decade)} photo" + ("s" if len(in_decade) != 1 else ""), timeout=5)
+    assert dirs.query("SELECT album_period FROM pin WHERE id = ?", (pin_id,))[0][0] == decade
+
+    choose_menu_item(app, "Sort and Filter", 4, items)    # Any Time
+    album.wait_cells(lambda c: len(c) >= min(first, PER_ALBUM) and c[0].title == oldest[0], 10, "every photo again")
+
+
+def test_then_and_now_side_by_side_and_stacked_when_narrow(launch, dirs, paris, loopback):
+    app = launch()
+    pin_id, _, cells = filled(app, dirs)
+    pointer_click(app, *app.screen_rect(cells[0].node).center, count=2)
+    Viewer(app).wait_photo(cells[0].title, f"1 of {PER_ALBUM}")
+    choose_menu_item(app, "Photo Menu", 1, 2)
+    stored = dirs.query("SELECT title, taken FROM photo WHERE pin_id = ? AND taken IS NOT NULL", (pin_id,))
+    then = min(stored, key=lambda r: r[1])
+    now = max(stored, key=lambda r: r[1])
+    then_node = app.wait_find(role="image", name_re=rf"^Then: .*{re.escape(then[1][:4])}.*, {re.escape(then[0])}$",
+                              showing=True, timeout=10)
+    now_node = app.wait_find(role="image", name_re=rf"^Now: .*{re.escape(now[1][:4])}.*, {re.escape(now[0])}$",
+                             showing=True, timeout=10)
+    a, b = app.screen_rect(then_node), app.screen_rect(now_node)
+    assert a.x + a.width <= b.x + 1 and abs(a.y - b.y) < 2, (a, b)
+    resize(app, 360, 600)
+    wait_for(lambda: app.screen_rect(then_node).y + app.screen_rect(then_node).height <= app.screen_rect(now_node).y + 1,
+             10, message="then above now on a narrow window")
+    press_key(app, "Escape")
+    app.wait_find(role="label", name=f"1 of {PER_ALBUM}", showing=True, timeout=5)
