@@ -36,7 +36,9 @@ final class AlbumMap {
         map.zoom = zoom
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         if !standIns { map.hideControls() }
-        map.onViewportChanged { [unowned self] in self.viewportChanged() }
+        // Weak throughout: the map widget outlives this object while its page slides out (and a
+        // move to a selected photo can still be animating then).
+        map.onViewportChanged { [weak self] in self?.viewportChanged() }
         addInput()
         draw()
     }
@@ -112,19 +114,20 @@ final class AlbumMap {
     /// Taps hit-tested against the drawn marks, as on the main map.
     private func addInput() {
         let tap = ClickGesture()
-        tap.onPressed { [unowned self] _, _, _ in self.pressHeld = false }
-        tap.onReleased { [unowned self] presses, x, y in
-            guard presses == 1, !self.pressHeld, let index = self.map.marks.index(atX: x, y: y),
+        tap.onPressed { [weak self] _, _, _ in self?.pressHeld = false }
+        tap.onReleased { [weak self] presses, x, y in
+            guard let self, presses == 1, !self.pressHeld, let index = self.map.marks.index(atX: x, y: y),
                   index < self.marks.marks.count else { return }
             let photo = self.marks.marks[index].photo
             MainLoop.idle { [weak self] in self?.onOpen?(photo) }
         }
         map.mapArea.addController(tap)
         let hold = LongPressGesture()
-        hold.onPressed { [unowned self] _, _ in self.pressHeld = true }
+        hold.onPressed { [weak self] _, _ in self?.pressHeld = true }
         map.mapArea.addController(hold)
         let motion = MotionController()
-        motion.onMotion { [unowned self] x, y in
+        motion.onMotion { [weak self] x, y in
+            guard let self else { return }
             let index = self.map.marks.index(atX: x, y: y).flatMap { $0 < self.marks.marks.count ? $0 : nil }
             self.map.marks.setHovered(index)
             self.map.mapArea.setCursor(named: index == nil ? nil : "pointer")

@@ -197,15 +197,19 @@ final class AlbumPage {
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onRetry = { [weak loader] id in loader?.retry(photoID: id) }
         grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.viewerAlbum) }
-        grid.onSelect = { [unowned self] id in
-            self.placeMap.select(id, follow: true)
-            self.photoMap?.select(id, follow: false)
+        grid.onSelect = { [weak self] id in
+            self?.placeMap.select(id, follow: true)
+            self?.photoMap?.select(id, follow: false)
         }
         placeMap.onOpen = { [unowned self] photo in self.openFromMap(photo) }
         sortMenu.onChoose = { [unowned self] arrangement in
             try? self.loader.arrange(sort: arrangement.sort, period: arrangement.period)
         }
-        mapToggle.onToggled { [unowned self] in self.showMapView(self.mapToggle.isActive) }
+        // Weak: the toggle is a widget, which outlives the page object while it slides out.
+        mapToggle.onToggled { [weak self] in
+            guard let self else { return }
+            self.showMapView(self.mapToggle.isActive)
+        }
         forwardEvents()
         show(loader.state)  // a prefetch may have filled it already
         // Weak: the store may deliver once more after the window is gone (a removal just before

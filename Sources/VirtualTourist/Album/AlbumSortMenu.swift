@@ -20,11 +20,13 @@ final class AlbumSortMenu {
 
     init() {
         button = MenuButton(icon: "view-sort-descending-symbolic", label: tr("Sort and Filter"), sections: [])
-        sort = ChoiceAction("sort", in: actions, state: AlbumSort.asFound.rawValue) { [unowned self] value in
-            guard let chosen = AlbumSort(rawValue: value) else { return }
+        // Weak: the actions belong to the page's widgets, which outlive this object.
+        sort = ChoiceAction("sort", in: actions, state: AlbumSort.asFound.rawValue) { [weak self] value in
+            guard let self, let chosen = AlbumSort(rawValue: value) else { return }
             self.choose(sort: chosen, period: self.chosenPeriod)
         }
-        period = ChoiceAction("period", in: actions, state: Self.allPeriods) { [unowned self] value in
+        period = ChoiceAction("period", in: actions, state: Self.allPeriods) { [weak self] value in
+            guard let self else { return }
             self.choose(sort: AlbumSort(rawValue: self.sort.state) ?? .asFound, period: Int(value))
         }
         show(AlbumArrangement(), periods: [])
