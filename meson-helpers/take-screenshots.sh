@@ -1,7 +1,7 @@
 #!/bin/sh
 # Takes the AppStream and README screenshots of a built binary on a private Xvfb: map.png,
-# album.png, search.png and phone.png, and map-dark.png and album-dark.png in libadwaita's dark
-# style. Builds nothing and installs nothing itself.
+# album.png, album-map.png, search.png and phone.png, and map-dark.png, album-dark.png and
+# album-map-dark.png in libadwaita's dark style. Builds nothing and installs nothing itself.
 #
 #   meson-helpers/take-screenshots.sh BINARY [OUTPUT_DIR]     (default OUTPUT_DIR: data/screenshots)
 #
@@ -228,6 +228,10 @@ open_pin $(pin_of "$ALBUM_PIN")
 settle_images
 sleep 2   # decoding and painting the thumbnails
 shoot album.png
+# Its photos over the places they were taken (Ctrl+M: the Map view).
+xdotool key --window "$window_id" ctrl+m
+sleep 3
+shoot album-map.png
 stop_app
 
 # ---- the same two in libadwaita's dark style (the app follows the style manager, which
@@ -238,6 +242,9 @@ shoot map-dark.png
 open_pin $(pin_of "$ALBUM_PIN")
 sleep 3
 shoot album-dark.png
+xdotool key --window "$window_id" ctrl+m
+sleep 3
+shoot album-map-dark.png
 stop_app
 
 # ---- search.png: places found for "Venice" (the --real-data geocoder's places).
@@ -260,7 +267,7 @@ stop_app
 # ---- smaller files: software centres download every screenshot, and Tests/Packaging keeps each
 # under 400 KB. The relief and the photos make large PNGs: a shot still above 300 KB after
 # optipng gets a 256-colour palette from libimagequant (as pngquant makes; Debian's Pillow has it).
-for shot in map.png album.png map-dark.png album-dark.png search.png phone.png; do
+for shot in map.png album.png album-map.png map-dark.png album-dark.png album-map-dark.png search.png phone.png; do
     if command -v optipng >/dev/null; then
         optipng -quiet -o2 "$out/$shot"
     fi

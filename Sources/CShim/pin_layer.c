@@ -152,9 +152,11 @@ static gboolean is_photo(const VtPinMark *mark) {
 
 // A photo's round mark: its picture cropped to a circle in a white ring (accent-coloured when
 // selected), with a thin dark line outside so it stands out on light and dark tiles alike.
-static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected, gboolean hovered) {
-    char name[64];
-    g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected ? 1 : 0, hovered ? 1 : 0);
+// A group's count is drawn into its picture's top right corner: one texture a mark, as pins have.
+static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected, gboolean hovered, guint count) {
+    char name[80];
+    g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d|%u", key, selected ? 1 : 0, hovered ? 1 : 0,
+               MIN(count, 1000u));
     GdkTexture *cached = g_hash_table_lookup(self->photos, name);
     if (cached != NULL) return cached;
     if (g_hash_table_size(self->photos) >= PHOTO_CACHE_LIMIT) g_hash_table_remove_all(self->photos);
@@ -191,6 +193,12 @@ static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected,
         }
         gtk_snapshot_pop(snapshot);
     }
+    GdkTexture *badge = count > 1 ? group_image(self, count, FALSE, TRUE) : NULL;
+    if (badge != NULL) {
+        float width = (float)gdk_texture_get_width(badge) / (float)self->images_scale;
+        float height = (float)gdk_texture_get_height(badge) / (float)self->images_scale;
+        gtk_snapshot_append_texture(snapshot, badge, &GRAPHENE_RECT_INIT((float)size - width, 0, width, height));
+    }
     GdkTexture *texture = paint(self, gtk_snapshot_free_to_node(snapshot), size, size);
     if (texture != NULL) g_hash_table_insert(self->photos, g_strdup(name), texture);
     return texture;
@@ -203,7 +211,8 @@ static GdkTexture *image_for(VtPinLayer *self, const VtPinMark *mark, gboolean h
         self->images_scale = scale;
     }
     if (mark->kind == VT_PIN_MARK_GROUP) return group_image(self, mark->count, hovered, FALSE);
-    if (is_photo(mark)) return photo_image(self, mark->key, mark->kind == VT_PIN_MARK_PHOTO_SELECTED, hovered);
+    if (is_photo(mark))
+        return photo_image(self, mark->key, mark->kind == VT_PIN_MARK_PHOTO_SELECTED, hovered, mark->count);
     return pin_image(self, mark->kind == VT_PIN_MARK_PIN_MUTED, hovered);
 }
 
@@ -230,18 +239,7 @@ static void vt_pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
         GdkTexture *image = image_for(self, &self->marks[i], (int)i == self->hovered);
         graphene_rect_t bounds;
         if (image == NULL || !mark_bounds(self, &self->marks[i], image, &bounds)) continue;
-        if (!graphene_rect_intersection(&bounds, &view, NULL)) continue;
-        gtk_snapshot_append_texture(snapshot, image, &bounds);
-        if (is_photo(&self->marks[i]) && self->marks[i].count > 1) {
-            // The group's count over the picture's top right corner.
-            GdkTexture *badge = group_image(self, self->marks[i].count, FALSE, TRUE);
-            if (badge == NULL) continue;
-            float width = (float)gdk_texture_get_width(badge) / (float)self->images_scale;
-            float height = (float)gdk_texture_get_height(badge) / (float)self->images_scale;
-            graphene_rect_t corner = GRAPHENE_RECT_INIT(bounds.origin.x + bounds.size.width - width + 6,
-                                                        bounds.origin.y - 6, width, height);
-            gtk_snapshot_append_texture(snapshot, badge, &corner);
-        }
+        if (graphene_rect_intersection(&bounds, &view, NULL)) gtk_snapshot_append_texture(snapshot, image, &bounds);
     }
 }
 
@@ -337,6 +335,11 @@ void vt_pin_layer_set_hovered(VtPinLayer *self, int index) {
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
+static gboolean has_prefix(gpointer key, gpointer value, gpointer prefix) {
+    (void)value;
+    return g_str_has_prefix(key, prefix);
+}
+
 void vt_pin_layer_set_photo_image(VtPinLayer *self, guint64 key, GdkTexture *texture) {
     g_return_if_fail(VT_IS_PIN_LAYER(self));
     g_return_if_fail(texture == NULL || GDK_IS_TEXTURE(texture));
@@ -345,13 +348,9 @@ void vt_pin_layer_set_photo_image(VtPinLayer *self, guint64 key, GdkTexture *tex
     } else {
         g_hash_table_insert(self->photo_sources, g_memdup2(&key, sizeof key), g_object_ref(texture));
     }
-    // Its round marks are drawn again when next needed.
-    for (int selected = 0; selected < 2; selected++) {
-        for (int hovered = 0; hovered < 2; hovered++) {
-            char name[64];
-            g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected, hovered);
-            g_hash_table_remove(self->photos, name);
-        }
-    }
+    // Its round marks (any look, any count) are drawn again when next needed.
+    char prefix[32];
+    g_snprintf(prefix, sizeof prefix, "%" G_GUINT64_FORMAT "|", key);
+    g_hash_table_foreach_remove(self->photos, has_prefix, prefix);
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }

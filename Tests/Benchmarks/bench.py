@@ -308,13 +308,69 @@ class Bench:
             results[key] = result
         return results
 
+    # ------------------------------------------------------------------ P13
+
+    def places_open(self) -> dict:
+        """My Places with 2,000 pins: ms from the action to the frame that shows the list, next
+        to floor-start's list of 2,000 rows pushed the same way; the target is the difference,
+        within one 60 Hz frame."""
+        dirs = self.fresh_dirs("p13")
+        with seed.connect(dirs.database) as db:
+            seed.add_many_pins(db, 2000, seed=13)
+        place = (48, 10, 4)
+        app_runs, floor_runs = [], []
+        for _ in range(self.runs):
+            self.settings(dirs, *place)
+            floor_runs.append(self.floors.places(*place, 2000, dirs.root, self.environment(dirs)))
+            app = RunningApp(self, dirs)
+            try:
+                app.trace.wait("pins_shown", timeout=30)
+                self.settle(app, 2.0)
+                app.action("places")
+                painted = app.trace.wait("places_painted", timeout=30)["t"]
+                app_runs.append((painted - app.trace.wait("places_requested", timeout=0)["t"]) * 1000)
+            finally:
+                app.stop()
+        differences = [a - f for a, f in zip(app_runs, floor_runs)]
+        result = summary(differences, None, unit="ms", target=16.7)
+        result["app_ms"] = {"median": statistics.median(app_runs), "min": min(app_runs), "max": max(app_runs)}
+        result["floor_ms"] = {"median": statistics.median(floor_runs), "min": min(floor_runs), "max": max(floor_runs)}
+        return {"P13": result}
+
+    # ------------------------------------------------------------------ P12
+
+    def album_map_tour(self) -> dict:
+        """p95 frame time of a 4 s tour of an album's Map view whose 250 photos each say where
+        they were taken (a round picture each, grouped where they overlap), next to the same tour
+        of the same album with no positions (only the pin), the two run in turn."""
+        setups = {}
+        for label in ("floor", "P12"):
+            dirs, pin = self.stored_album(f"album-map-{label}", 250)
+            if label == "P12":
+                with seed.connect(dirs.database) as db:
+                    seed.locate_photos(db, pin, *seed.PARIS)
+            setups[label] = (dirs, pin)
+        p95 = {label: [] for label in setups}
+        for _ in range(self.runs):
+            for label, (dirs, pin) in setups.items():
+                self.settings(dirs)
+                app = RunningApp(self, dirs, {"VT_ALBUM_MAP_TOUR": "4"})
+                try:
+                    self.settle(app)
+                    app.open_pin(pin)
+                    tour = app.trace.wait("map_tour", timeout=60)
+                finally:
+                    app.stop()
+                p95[label].append(percentile(tour["work_ms"], 95))
+        return {"P12": summary(p95["P12"], p95["floor"], unit="ms", target=1.2)}
+
     def stop(self) -> None:
         self.service.stop()
         self.x.stop()
 
 
 P4_RUNS_FACTOR = 3
-MEASURES = ("P1", "P3", "P4", "P5", "P6", "P7")
+MEASURES = ("P1", "P3", "P4", "P5", "P6", "P7", "P12", "P13")
 
 
 def main() -> int:
@@ -334,7 +390,7 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P5b)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P5b, P12, P13)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
@@ -353,6 +409,10 @@ def main() -> int:
             results.update(bench.p5_memory(args.cycles))
         if selected & {"P6", "P7"}:
             results.update(bench.tours(selected))
+        if "P12" in selected:
+            results.update(bench.album_map_tour())
+        if "P13" in selected:
+            results.update(bench.places_open())
     finally:
         bench.stop()
         if not args.keep:

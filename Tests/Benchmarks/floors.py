@@ -108,6 +108,16 @@ class Floors:
         trace.wait("first_frame", timeout=0)
         return phases(trace, started)
 
+    def places(self, latitude: float, longitude: float, zoom: float, count: int, directory: Path,
+               env: dict[str, str]) -> float:
+        """P13's floor, in ms: from asking for a list of `count` places (a page pushed on an
+        AdwNavigationView over the map) to the frame that shows it."""
+        trace = Trace(directory / "floor-places.jsonl")
+        trace.path.unlink(missing_ok=True)
+        self.run([str(self.start_program), str(latitude), str(longitude), str(zoom), str(count)],
+                 {**env, "VT_TRACE": str(trace.path)}, directory)
+        return (trace.wait("places_painted", timeout=0)["t"] - trace.wait("places_requested", timeout=0)["t"]) * 1000
+
     @staticmethod
     def run(args: list[str], env: dict[str, str], directory: Path) -> None:
         with open(directory / "floor.log", "ab") as log:

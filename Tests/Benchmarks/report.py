@@ -14,6 +14,8 @@ NAMES = {
     "P5b": "RSS growth over album open/close cycles",
     "P6": "frame time p95 flying/zooming 3 → 8 → 3, 5,000 pins; floor: the same tour, 0 pins",
     "P7": "frame time p95 flying/zooming 3 → 8 → 3, 20,000 pins; floor: the same tour, 0 pins",
+    "P12": "frame time p95 touring an album's Map view, 250 located photos; floor: the same album, no positions",
+    "P13": "My Places with 2,000 pins: action → list painted, minus floor-start's 2,000-row list",
 }
 
 

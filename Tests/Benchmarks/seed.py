@@ -6,6 +6,7 @@ XDG directories, so its migrations create the database; rows are then added with
 """
 from __future__ import annotations
 
+import math
 import os
 import random
 import shutil
@@ -65,6 +66,18 @@ def add_stored_album(connection: sqlite3.Connection, photos_dir: Path, pool: lis
     connection.executemany(
         "INSERT INTO photo (pin_id, position, source, source_id, remote_url, file_name, title, state) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+
+def locate_photos(connection: sqlite3.Connection, pin_id: int, latitude: float, longitude: float) -> None:
+    """Gives each of the pin's photos a position of its own, spread over about 2 km around the
+    pin (a golden-angle spiral: evenly, every photo at its own place)."""
+    ids = [row[0] for row in connection.execute("SELECT id FROM photo WHERE pin_id = ? ORDER BY position", (pin_id,))]
+    rows = []
+    for index, photo in enumerate(ids):
+        radius = 0.009 * math.sqrt((index + 1) / len(ids))
+        angle = index * 2.39996
+        rows.append((latitude + radius * math.cos(angle), longitude + radius * 1.5 * math.sin(angle), photo))
+    connection.executemany("UPDATE photo SET latitude = ?, longitude = ? WHERE id = ?", rows)
 
 
 def add_many_pins(connection: sqlite3.Connection, count: int, seed: int) -> list[int]:

@@ -419,6 +419,10 @@ def commons_search(q: dict, base: str) -> dict | None:
                          "thumbwidth": thumb_w, "thumbheight": thumb_h})
         pages[str(pageid)] = {"pageid": pageid, "ns": 6, "title": f"File:{stem}", "index": index + 1,
                               "imagerepository": "local", "imageinfo": [info]}
+        # Where the photo was taken, as prop=coordinates gives it, for those that have a place.
+        if photo.place and "coordinates" in q.get("prop", "").split("|"):
+            pages[str(pageid)]["coordinates"] = [{"lat": photo.place[0], "lon": photo.place[1],
+                                                  "primary": "", "globe": "earth"}]
     return {"batchcomplete": "", "query": {"pages": pages}}
 
 

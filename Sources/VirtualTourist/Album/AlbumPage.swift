@@ -332,6 +332,17 @@ final class AlbumPage {
         updateChrome()
     }
 
+    /// Ctrl+M: the Map view, or the grid again.
+    func toggleMapView() {
+        showMapView(!mapToggle.isActive)
+    }
+
+    /// The Map view's map, shown (for the benchmark's tour of it).
+    func showPhotoMap() -> MapView? {
+        showMapView(true)
+        return photoMap?.map
+    }
+
     /// "Show on Map" from the viewer: the Map view, at the photo, the photo highlighted.
     func showOnMap(_ photo: Photo) {
         showMapView(true)

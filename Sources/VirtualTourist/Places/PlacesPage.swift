@@ -12,6 +12,8 @@ import Translation
 final class PlacesPage {
     let page: NavigationPage
     var onChoose: ((Pin) -> Void)?
+    /// The store's first list of places is in the rows (for the benchmark's trace).
+    var onFirstList: (() -> Void)?
 
     private enum Content: String {
         case list, empty, noMatch
@@ -23,6 +25,9 @@ final class PlacesPage {
     private let search = SearchEntry(placeholder: tr("Search places"))
     private let byName = ToggleButton(icon: "view-sort-ascending-symbolic", label: tr("Sort by Name"))
     private var places: [Int64: PlaceSummary] = [:]
+    /// Until the store's read arrives the rows are the pins the map holds, without their
+    /// albums' counts and thumbnails: the page opens with its rows in its first frame.
+    private var isProvisional = false
     private var all: [PlaceSummary] = []
     private var shown: [PlaceSummary] = []
     private var filter = PlaceFilter()
@@ -49,15 +54,41 @@ final class PlacesPage {
         // Weak: GTK unbinds and tears rows down when the list goes, after the page may have.
         handlers.setup = { [weak self] item in
             let row = PlaceRow(thumbnailSize: Self.thumbnailSize)
+            row.item = item
             self?.rows[item.key] = row
             item.setChild(row.root)
         }
         handlers.bind = { [weak self] in self?.bindRow($0) }
         handlers.unbind = { [weak self] in self?.rows[$0.key]?.boundID = nil }
-        handlers.teardown = { [weak self] in self?.rows[$0.key] = nil }
+        handlers.teardown = { [weak self] item in
+            self?.rows[item.key]?.item = nil
+            self?.rows[item.key] = nil
+        }
         bindControls()
-        observation = pins.observePlaces { [weak self] in self?.received($0) }
+    }
+
+    /// Fills the list: at once with the pins the map holds, then with the store's places.
+    func start() {
+        if let known = pins.pins, !known.isEmpty {
+            isProvisional = true
+            received(known.map { PlaceSummary(pin: $0, photoCount: 0, thumbnailFile: nil) })
+        }
+        observation = pins.observePlaces { [weak self] summaries in
+            guard let self else { return }
+            let wasProvisional = self.isProvisional
+            self.isProvisional = false
+            self.received(summaries)
+            // The same places in the same order keep their rows, which show their albums' counts
+            // and thumbnails now (rows whose place did not change were not bound again).
+            if wasProvisional { self.rebindRows() }
+        }
         if observation == nil { stack.show(Content.empty) }
+    }
+
+    private func rebindRows() {
+        for row in rows.values where row.boundID != nil {
+            if let item = row.item { bindRow(item) }
+        }
     }
 
     func focusSearch() { search.grabFocus() }
@@ -123,6 +154,8 @@ final class PlacesPage {
         all = summaries
         places = Dictionary(summaries.compactMap { s in s.pin.id.map { ($0, s) } }, uniquingKeysWith: { a, _ in a })
         show()
+        onFirstList?()
+        onFirstList = nil
     }
 
     private func show() {
@@ -148,6 +181,11 @@ final class PlacesPage {
         guard let key = item.string, let id = Int64(key), let place = places[id], let row = rows[item.key] else { return }
         row.boundID = id
         let dropped = Localization.date(place.pin.created)
+        if isProvisional {
+            row.show(name: place.pin.title, detail: dropped)
+            item.setAccessibleLabel(place.pin.title)
+            return row.showThumbnail(nil)
+        }
         row.show(name: place.pin.title, detail: String(format: tr("%1$@ · %2$@"), place.photoText, dropped))
         item.setAccessibleLabel(place.accessibleName(dropped: dropped))
         guard let file = place.thumbnailFile, let path = pins.thumbnailURL(place)?.path else {

@@ -14,6 +14,8 @@ enum AppAction: String, CaseIterable {
     case undo
     case exportAlbum = "export-album"
     case renamePlace = "rename-place"
+    /// The album's Map view, on and off.
+    case photoMap = "photo-map"
     case preferences
     /// Provided with the Keyboard Shortcuts help: by GTK with the window's help overlay, or by
     /// the shim with libadwaita 1.8's dialog (see `ShortcutsHelp`).
@@ -32,7 +34,7 @@ enum AppAction: String, CaseIterable {
         switch self {
         // My Places too, so scripts (and the touch tests) can open it: `gapplication action`.
         case .quit, .preferences, .about, .openPin, .places: .app
-        case .back, .close, .undo, .search, .showHelp, .exportAlbum, .renamePlace: .win
+        case .back, .close, .undo, .search, .showHelp, .exportAlbum, .renamePlace, .photoMap: .win
         }
     }
 
@@ -50,6 +52,7 @@ enum AppAction: String, CaseIterable {
         case .search: ["<Control>f"]
         case .places: ["<Control>l"]
         case .renamePlace: ["F2"]
+        case .photoMap: ["<Control>m"]
         // GTK only sets this itself for a help overlay loaded from the app's resources.
         case .showHelp: ["<Control>question"]
         case .about, .openPin: []
@@ -71,6 +74,7 @@ enum AppAction: String, CaseIterable {
         case .undo: [line(.general, tr("Undo the last removal"))]
         case .exportAlbum: [line(.album, tr("Export the album"))]
         case .renamePlace: [line(.album, tr("Rename the place"))]
+        case .photoMap: [line(.album, tr("Show the photos on a map, or the grid again"))]
         case .preferences: [line(.general, tr("Preferences"))]
         case .showHelp: [line(.general, tr("Keyboard shortcuts"))]
         case .close: [line(.general, tr("Close the window"))]

@@ -38,6 +38,10 @@ final class MainWindow {
         /// Its page is built and shows what the loader has.
         case albumOpened(AlbumLoader)
         case albumClosed
+        /// My Places is asked for and about to be built.
+        case placesOpening
+        /// Its rows hold the store's places (`widget`: where the frame showing them is painted).
+        case placesListed(Widget)
     }
 
     init(app: TouristApplication) {
@@ -146,6 +150,7 @@ final class MainWindow {
                 self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
             },
             .renamePlace: { [unowned self] in self.renamePlace() },
+            .photoMap: { [unowned self] in self.albumPage?.toggleMapView() },
             .search: { [unowned self] in
                 if self.albumPage != nil || self.placesPage != nil {
                     self.navigation.pop(to: self.mapPage.page)
@@ -215,11 +220,21 @@ final class MainWindow {
         albumPage = page
         events.send(.albumOpened(loader))
         navigation.push(page.page)
+        tourAlbumMapIfAsked(page)
+    }
+
+    /// The benchmark's tour of the album's Map view (`VT_ALBUM_MAP_TOUR`, see `MapTour`).
+    private func tourAlbumMapIfAsked(_ page: AlbumPage) {
+        let environment = app.configuration.environment
+        guard environment["VT_ALBUM_MAP_TOUR"] != nil, let map = page.showPhotoMap() else { return }
+        MapTour.startIfAsked(environment: environment, variable: "VT_ALBUM_MAP_TOUR", map: map, window: window,
+                             path: .around(latitude: page.pin.latitude, longitude: page.pin.longitude))
     }
 
     /// My Places over the map (an album open is closed first); already open, its search is focused.
     private func openPlaces() {
         if let placesPage { return placesPage.focusSearch() }
+        events.send(.placesOpening)
         if albumPage != nil {
             navigation.pop(to: mapPage.page)
             closeAlbum()
@@ -231,7 +246,9 @@ final class MainWindow {
             self.mapPage.show(pin)
             self.openAlbum(for: pin)
         }
+        page.onFirstList = { [unowned self] in self.events.send(.placesListed(self.window)) }
         placesPage = page
+        page.start()
         navigation.push(page.page)
         page.focusSearch()
     }

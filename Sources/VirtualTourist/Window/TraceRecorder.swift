@@ -39,6 +39,10 @@ final class TraceRecorder {
                 self.album = nil
                 self.trace.gapEvent()
                 self.trace.event("album_closed")
+            case .placesOpening:
+                self.trace.event("places_requested")
+            case .placesListed(let window):
+                self.trace.eventAfterNextPaint("places_painted", of: window)
             }
         })
         subscriptions.append(window.mapPage.pinsShown.observe { [trace] count in
