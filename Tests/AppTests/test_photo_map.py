@@ -140,3 +140,15 @@ def test_then_and_now_side_by_side_and_stacked_when_narrow(launch, dirs, paris, 
              10, message="then above now on a narrow window")
     press_key(app, "Escape")
     app.wait_find(role="label", name=f"1 of {PER_ALBUM}", showing=True, timeout=5)
+
+
+def test_ctrl_m_shows_the_photos_on_a_map_and_the_grid_again(launch, dirs, paris, loopback):
+    app = launch()
+    filled(app, dirs)
+    toggle = app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=5)
+    press_key(app, "ctrl+m")
+    wait_for(lambda: marks(app) and not app.find(role="table", name="Photos", showing=True), 10,
+             message="the Map view instead of the grid")
+    assert has_state(toggle, Atspi.StateType.PRESSED) or has_state(toggle, Atspi.StateType.CHECKED)
+    press_key(app, "ctrl+m")
+    app.wait_find(role="table", name="Photos", showing=True, timeout=10)
