@@ -32,6 +32,7 @@ import report  # noqa: E402
 import seed  # noqa: E402
 from floors import Floors  # noqa: E402
 from harness import AppDirs, LoopbackService, XServer, app_binary, update_activation_environment  # noqa: E402
+from wayland import WestonServer  # noqa: E402
 from timing import Trace, median_phases, percentile, phases, summary  # noqa: E402
 
 APP_ID = "io.github.virtualtourist.VirtualTourist"
@@ -85,31 +86,50 @@ class RunningApp:
 
 
 class Bench:
-    def __init__(self, workdir: Path, runs: int, floors: Floors, loaded_floor: bool = False) -> None:
+    def __init__(self, workdir: Path, runs: int, floors: Floors, loaded_floor: bool = False,
+                 display: str = "x11") -> None:
         self.loaded_floor = loaded_floor
         self.workdir = workdir
         self.runs = runs
         self.floors = floors
-        self.x = XServer(workdir)
-        self.service = LoopbackService(workdir)
-        self.service.control("total", n=250)
         self.runtime = workdir / "runtime"
         self.runtime.mkdir(mode=0o700)
-        update_activation_environment({"DISPLAY": self.x.display, "XDG_RUNTIME_DIR": str(self.runtime)})
+        # X11: Xvfb and GTK's cairo renderer, as always. Wayland: a headless weston and the
+        # renderer GTK picks there (reported with the table).
+        self.display = display
+        self.x = WestonServer(workdir, self.runtime) if display == "wayland" else XServer(workdir)
+        self.service = LoopbackService(workdir)
+        self.service.control("total", n=250)
+        key = "WAYLAND_DISPLAY" if display == "wayland" else "DISPLAY"
+        update_activation_environment({key: self.x.display, "XDG_RUNTIME_DIR": str(self.runtime)})
         self.pool = seed.fetch_pool(self.service, workdir / "pool")
         self.template = self.make_template()
         self.counter = 0
 
     def environment(self, dirs: AppDirs) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "NO_AT_BRIDGE")}
-        env.update(self.x.env())
+        env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "DISPLAY", "NO_AT_BRIDGE",
+                                                                 "GSK_RENDERER")}
         env.update(self.service.env())
         env.update(dirs.env() if dirs else {})
         # The key from the environment, not the settings file: one there would move to the keyring
         # (this session has none) and that would not be what is measured.
         env.update({"XDG_RUNTIME_DIR": str(self.runtime), "GDK_BACKEND": "x11", "GSK_RENDERER": "cairo",
                     "GSETTINGS_BACKEND": "memory", "FLICKR_API_KEY": "benchmark"})
+        if self.display == "wayland":
+            del env["GSK_RENDERER"]
+        env.update(self.x.env())
         return env
+
+    def renderer(self) -> str:
+        """The renderer GTK picks for a window here, as GSK_DEBUG=renderer reports it."""
+        if self.display != "wayland":
+            return "cairo (GSK_RENDERER=cairo on Xvfb)"
+        env = {**self.environment(None), "GSK_DEBUG": "renderer"}
+        done = subprocess.run([str(self.floors.start_program), "48", "10", "4"], env=env, capture_output=True,
+                              text=True, timeout=60, cwd=self.workdir)
+        lines = [line.strip() for line in (done.stdout + done.stderr).splitlines() if "render" in line.lower()]
+        return "; ".join(lines) if lines else "unknown (GSK_DEBUG=renderer said nothing)"
+
 
     def make_template(self) -> Path:
         """Empty XDG directories after one start, so the app's migrations made the database."""
@@ -236,6 +256,22 @@ class Bench:
         result["phases_ms"] = {"app": median_phases(app_phases), "floor": median_phases(floor_phases)}
         return {"P4": result}
 
+    def p4_many_pins(self) -> dict:
+        """P4x: the same start with 100,000 pins (users who import places have many)."""
+        dirs = self.fresh_dirs("p4x")
+        with seed.connect(dirs.database) as db:
+            seed.add_many_pins(db, 100_000, seed=44)
+        place = (48, 10, 4)
+        self.settings(dirs, *place)
+        app_runs, floor_runs = [], []
+        for _ in range(self.runs):
+            floor_runs.append(self.floors.start(*place, dirs.root, self.environment(dirs))["first_frame"])
+            app = RunningApp(self, dirs)
+            app.trace.wait("pins_shown", timeout=60)
+            app.stop()
+            app_runs.append(phases(app.trace, app.started)["first_frame"])
+        return {"P4x": summary(app_runs, floor_runs, unit="ms", target=1.2)}
+
     # ------------------------------------------------------------------ P5
 
     def p5_memory(self, cycles: int) -> dict:
@@ -280,9 +316,9 @@ class Bench:
     # ------------------------------------------------------------------ P6 and P7
 
     def tours(self, selected: set[str]) -> dict:
-        """p95 frame time of the same 4 s tour with 5,000 (P6) and 20,000 (P7) pins, each next to
-        the tour with 0 pins, the three run in turn."""
-        counts = {"P6": 5000, "P7": 20000}
+        """p95 frame time of the same 4 s tour with 5,000 (P6), 20,000 (P7) and 100,000 (P7x)
+        pins, each next to the tour with 0 pins, all run in turn."""
+        counts = {"P6": 5000, "P7": 20000, "P7x": 100_000}
         setups = {"floor": self.fresh_dirs("tour-0")}
         for key in sorted(selected & counts.keys()):
             setups[key] = self.fresh_dirs(f"tour-{counts[key]}")
@@ -303,10 +339,68 @@ class Bench:
         results = {}
         for key in sorted(setups.keys() - {"floor"}):
             result = summary(p95[key], p95["floor"], unit="ms", target=1.3 if key == "P6" else 1.5)
+            result["pins"] = counts[key]
             result["interval_p95_ms"] = {"pins": statistics.median(intervals[key]),
                                          "floor": statistics.median(intervals["floor"])}
             results[key] = result
         return results
+
+    # ------------------------------------------------------------------ P10
+
+    # The cell's side in logical pixels (PhotoGrid.cellSize), and each source's sizes.
+    CELL = 120
+    COMMONS_STEPS = (20, 40, 60, 120, 250, 330, 500, 960, 1280, 1920, 3840)
+    FLICKR_SIZES = ((240, 180), (640, 480), (1024, 768))   # m, z, b: the uncropped ones
+
+    def album_bytes(self) -> dict:
+        """Bytes of photos the app downloads for a 21- and a 250-photo album, from Commons and
+        from Flickr, on a scale-1 and a scale-2 display (GDK_SCALE), against the smallest image
+        each source has that fills a cell at that scale uncropped (the album's copy is also what
+        the viewer shows offline and what Export Album keeps), fetched from the same service."""
+        results = {}
+        for scale in (1, 2):
+            for count in (21, 250):
+                for source in ("commons", "flickr"):
+                    app_bytes, minimum = self.one_album_bytes(source, count, scale)
+                    key = f"P10 {source} {count}@{scale}x"
+                    result = summary([app_bytes / 1024], [minimum / 1024], unit="KB", target=1.3)
+                    results[key] = result
+        return results
+
+    def one_album_bytes(self, source: str, count: int, scale: int) -> tuple[int, int]:
+        dirs = self.fresh_dirs(f"p10-{source}-{count}-{scale}")
+        dirs.write_settings(seenIntroduction=True, source=source, photosPerAlbum=count,
+                            mapLatitude=seed.PARIS[0], mapLongitude=seed.PARIS[1], mapZoom=10,
+                            windowWidth=WINDOW[0], windowHeight=WINDOW[1])
+        with seed.connect(dirs.database) as db:
+            pin = seed.add_pin(db, *seed.PARIS, stored=False)
+        app = RunningApp(self, dirs, {"GDK_SCALE": str(scale)})
+        try:
+            self.settle(app)
+            self.service.control("reset")
+            app.open_pin(pin)
+            app.trace.wait("download_finished", timeout=120)
+        finally:
+            app.stop()
+        urls = [url for (url,) in sqlite3.connect(dirs.database).execute(
+            "SELECT remote_url FROM photo WHERE pin_id = ? AND state = 'downloaded'", (pin,))]
+        served = {r["path"]: r.get("bytes", 0) for r in self.service.requests("image") if r["status"] == 200}
+        app_bytes = sum(served.get(urlsplit(url).path, 0) for url in urls)
+        minimum = sum(len(self.service.get(self.smallest_filling(source, urlsplit(url).path, scale))) for url in urls)
+        return app_bytes, minimum
+
+    def smallest_filling(self, source: str, path: str, scale: int) -> str:
+        """The service's path of the smallest image of this photo whose shorter side covers a
+        cell at `scale` (the loopback's photos are 4:3)."""
+        side = self.CELL * scale
+        if source == "commons":
+            # /images/thumb/NAME.jpg/STEPpx-NAME.jpg, or the original /images/NAME_1600x1200.jpg
+            name = path.split("/")[3][:-4] if path.startswith("/images/thumb/") else path.split("/")[2].split("_")[0]
+            step = next(s for s in self.COMMONS_STEPS if s * 3 // 4 >= side)
+            return f"/images/thumb/{name}.jpg/{step}px-{name}.jpg"
+        stem = path.split("/")[2].split("_")[0]
+        width, height = next((w, h) for w, h in self.FLICKR_SIZES if min(w, h) >= side)
+        return f"/images/{stem}_{width}x{height}.jpg"
 
     # ------------------------------------------------------------------ P13
 
@@ -370,7 +464,7 @@ class Bench:
 
 
 P4_RUNS_FACTOR = 3
-MEASURES = ("P1", "P3", "P4", "P5", "P6", "P7", "P12", "P13")
+MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P6", "P7", "P7X", "P10", "P12", "P13")
 
 
 def main() -> int:
@@ -383,6 +477,8 @@ def main() -> int:
     parser.add_argument("--floors", type=Path, required=True, help="the folder of the compiled floor programs")
     parser.add_argument("--loaded-floor", action="store_true",
                         help="also run P2's floor while curl downloads the same photos (a diagnostic)")
+    parser.add_argument("--display", choices=("x11", "wayland"), default="x11",
+                        help="Xvfb with GTK's cairo renderer, or a headless weston with the renderer GTK picks")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (traces, logs) and print its path")
     args = parser.parse_args()
     selected = {name.strip().upper() for name in args.only.split(",")}
@@ -390,25 +486,34 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P5b, P12, P13)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P4x, P5b, P7x, P10, P12, P13)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
     temp = Path(tempfile.mkdtemp(prefix="vt-bench-"))
     if args.keep:
         print(f"work folder: {temp}")
-    bench = Bench(temp, args.runs, floors, args.loaded_floor)
+    bench = Bench(temp, args.runs, floors, args.loaded_floor, args.display)
+    if args.display == "wayland" and "P5" in selected:
+        # It scrolls with xdotool, which has no Wayland counterpart here.
+        print("P5 is not measured on Wayland")
+        selected.discard("P5")
     try:
+        print(f"display: {args.display}; renderer: {bench.renderer()}")
         if "P1" in selected:
             results.update(bench.p1_fill())
         if "P3" in selected:
             results.update(bench.p3_reopen())
         if "P4" in selected:
             results.update(bench.p4_start())
+        if "P4X" in selected:
+            results.update(bench.p4_many_pins())
         if "P5" in selected:
             results.update(bench.p5_memory(args.cycles))
-        if selected & {"P6", "P7"}:
-            results.update(bench.tours(selected))
+        if selected & {"P6", "P7", "P7X"}:
+            results.update(bench.tours({"P7x" if m == "P7X" else m for m in selected}))
+        if "P10" in selected:
+            results.update(bench.album_bytes())
         if "P12" in selected:
             results.update(bench.album_map_tour())
         if "P13" in selected:

@@ -14,6 +14,9 @@ NAMES = {
     "P5b": "RSS growth over album open/close cycles",
     "P6": "frame time p95 flying/zooming 3 → 8 → 3, 5,000 pins; floor: the same tour, 0 pins",
     "P7": "frame time p95 flying/zooming 3 → 8 → 3, 20,000 pins; floor: the same tour, 0 pins",
+    "P4x": "start → first frame, 100,000 pins; floor: floor-start",
+    "P7x": "frame time p95 flying/zooming 3 → 8 → 3, 100,000 pins; floor: the same tour, 0 pins",
+    "P10": "bytes of photos downloaded for an album; floor: the smallest uncropped size filling a cell",
     "P12": "frame time p95 touring an album's Map view, 250 located photos; floor: the same album, no positions",
     "P13": "My Places with 2,000 pins: action → list painted, minus floor-start's 2,000-row list",
 }
@@ -32,13 +35,14 @@ def target_text(result: dict) -> str:
 
 
 def print_table(results: dict) -> None:
-    print(f"{'id':4} {'median':>10} {'min':>10} {'max':>10} {'floor':>10} {'ratio':>6}  {'target':>20}  met  measure")
+    width = max([4] + [len(key) for key in results])
+    print(f"{'id':{width}} {'median':>10} {'min':>10} {'max':>10} {'floor':>10} {'ratio':>6}  {'target':>20}  met  measure")
     for key, r in results.items():
         unit = r["unit"]
         floor = fmt(r["floor"], unit) if "floor" in r else "—"
         ratio = f"{r['ratio']:.2f}" if "ratio" in r else "—"
-        print(f"{key:4} {fmt(r['median'], unit):>10} {fmt(r['min'], unit):>10} {fmt(r['max'], unit):>10} "
-              f"{floor:>10} {ratio:>6}  {target_text(r):>20}  {'yes' if r['met'] else 'NO ':3}  {NAMES[key]}")
+        print(f"{key:{width}} {fmt(r['median'], unit):>10} {fmt(r['min'], unit):>10} {fmt(r['max'], unit):>10} "
+              f"{floor:>10} {ratio:>6}  {target_text(r):>20}  {'yes' if r['met'] else 'NO ':3}  {NAMES.get(key.split()[0], key)}")
     for key, r in results.items():
         if "floor_while_downloading" in r:
             loaded = r["floor_while_downloading"]

@@ -152,9 +152,13 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
     def _send(self, resp: Response, fraction: float = 1.0) -> None:
         """Send a response; fraction < 1 announces the full length but sends only a prefix."""
         truncated = fraction < 1.0
+        body = resp.body[: int(len(resp.body) * fraction)] if truncated else resp.body
         self._start(resp.status, resp.content_type, len(resp.body), resp.headers, close=truncated)
-        self.wfile.write(resp.body[: int(len(resp.body) * fraction)] if truncated else resp.body)
+        self.wfile.write(body)
         self.wfile.flush()
+        if self._entry is not None:
+            # The body's bytes as sent (the bench's bytes per album, P10).
+            self._entry["bytes"] = self._entry.get("bytes", 0) + len(body)
 
     def _base(self) -> str:
         return self.server.base_url

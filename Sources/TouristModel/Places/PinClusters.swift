@@ -71,6 +71,17 @@ public struct PinClusters: Sendable {
         return computed
     }
 
+    /// Whether a level is grouped already (reading it costs nothing).
+    public func hasClusters(level: Int) -> Bool { levels[level] != nil }
+
+    /// A level's clusters grouped elsewhere (off the main thread) from these same pins.
+    public mutating func setClusters(_ clusters: [Cluster], level: Int) { levels[level] = clusters }
+
+    /// Groups one level of `pins` (to run off the main thread; see `setClusters`).
+    public static func grouped(_ pins: [Pin], level: Int, cellSize: Double) -> [Cluster] {
+        group(pins, level: level, cellSize: cellSize)
+    }
+
     /// Groups every level ahead of time (off the main thread), so zooming never pays for it.
     public mutating func computeAllLevels() {
         for level in 0...Self.maxClusteredLevel { _ = clusters(level: level) }

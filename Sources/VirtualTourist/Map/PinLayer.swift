@@ -118,6 +118,28 @@ final class PinLayer {
         }
     }
 
+    /// Pins up to which a level not grouped yet is grouped on the spot (a few milliseconds);
+    /// with more, it is grouped off the main thread while the marks drawn stay.
+    private static let groupOnTheSpot = 2_000
+    /// Levels being grouped off the main thread.
+    private var grouping: Set<Int> = []
+
+    /// Groups `level` off the main thread and shows it when done (dropped if the pins change).
+    private func group(level: Int) {
+        guard grouping.insert(level).inserted else { return }
+        let (current, pins, cellSize) = (generation, clusters.pins, clusters.cellSize)
+        Task { [weak self] in
+            let grouped = await Task.detached(priority: .userInitiated) {
+                PinClusters.grouped(pins, level: level, cellSize: cellSize)
+            }.value
+            guard let self else { return }
+            self.grouping.remove(level)
+            guard self.generation == current else { return }
+            self.clusters.setClusters(grouped, level: level)
+            self.update(force: true)
+        }
+    }
+
     /// Chooses the markers for the current viewport. Cheap when nothing relevant changed: the
     /// viewport notifies three times per frame while panning.
     func update(force: Bool) {
@@ -125,6 +147,10 @@ final class PinLayer {
         if width <= 1 || height <= 1 { (width, height) = fallbackSize }
         let zoom = map.zoom
         let level = PinClusters.level(for: zoom)
+        // Many pins: a level not grouped yet would stall frames (100,000 pins: 0.4 s a level).
+        if clusters.pins.count > Self.groupOnTheSpot, !clusters.hasClusters(level: level) {
+            return group(level: level)
+        }
         // Enough that a short pan needs no new markers, small enough not to lay out many unseen.
         let margin = 96.0
         let center = PinClusters.project(Coordinate(latitude: map.latitude, longitude: map.longitude), zoom: zoom)
@@ -152,8 +178,18 @@ final class PinLayer {
         })
     }
 
+    /// New stand-in widgets made per frame (the rest the frames after).
+    private static let standInsPerFrame = 24
+    private var standInsLeft = false
+
     /// Gives every drawn mark its stand-in, reusing those of marks that left.
     private func placeStandIns() {
+        standInsLeft = false
+        defer {
+            if standInsLeft {
+                FrameClock.afterNextPaint(of: map) { [weak self] in self?.placeStandIns() }
+            }
+        }
         var next: [String: Shown] = [:]
         next.reserveCapacity(drawn.count)
         var fresh: [PinClusters.Cluster] = []
@@ -178,6 +214,9 @@ final class PinLayer {
             case .group(let marker): spareGroups.append(marker)
             }
         }
+        // Widgets are made a few at a time, a batch a frame: a map full of groups (100,000 pins
+        // zoomed out) made hundreds at once, a 0.4 s stall.
+        var made = 0
         for cluster in fresh {
             if cluster.count == 1, let marker = sparePins.popLast() {
                 marker.show(cluster.pins[0])
@@ -185,10 +224,13 @@ final class PinLayer {
             } else if cluster.count > 1, let marker = spareGroups.popLast() {
                 marker.show(cluster)
                 next[cluster.key] = .group(marker)
+            } else if made < Self.standInsPerFrame {
+                made += 1
+                let marker = make(cluster)
+                map.addMarker(marker.marker)
+                next[cluster.key] = marker
             } else {
-                let made = make(cluster)
-                map.addMarker(made.marker)
-                next[cluster.key] = made
+                standInsLeft = true
             }
         }
         for marker in sparePins { map.removeMarker(marker.marker) }
