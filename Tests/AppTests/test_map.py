@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import math
+import sqlite3
 from collections import Counter
 
 import pytest
@@ -11,6 +12,7 @@ from PIL import Image
 
 from gi.repository import Atspi
 
+from test_album import drop_pin
 from harness import (BUTTON, BUTTON_ROLES, DIALOG_ROLES, MAP_NAME, TOGGLE, App, extents, has_state,
                      is_showing, name_of, role_name, wait_for, world_location, world_pixel)
 
@@ -417,3 +419,23 @@ def test_scale_leaves_the_licence_readable_on_a_phone(launch, dirs, paris):
     dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
     app = launch()
     assert_scale_clear_of_licence(app)
+
+
+def test_with_many_pins_a_dropped_pin_shows_and_a_deleted_one_goes(launch, dirs, paris, loopback):
+    """Over 2,000 pins the map groups a zoom level off the main thread (PinLayer): the pins'
+    changes must still reach the map without a pan."""
+    app = launch()
+    wait_for(lambda: dirs.database.exists(), 10, message="the database")
+    app.stop()
+    with sqlite3.connect(dirs.database) as connection:
+        # Far from Paris, where the map looks: 2,500 pins around Sydney.
+        connection.executemany("INSERT INTO pin (latitude, longitude, created) VALUES (?, ?, 0)",
+                               [(-33.8 + (i % 50) * 0.01, 151.2 + (i // 50) * 0.01) for i in range(2500)])
+    app = launch()
+    _, lat, lon = drop_pin(app, dirs)
+    pin_name = f"Pin at {lat:.4f}, {lon:.4f}"
+    pin = app.wait_find(role=BUTTON, name=pin_name, showing=True, timeout=5)
+    app.click(app.wait_find(role=TOGGLE, name="Edit"))
+    app.wait_find(role=TOGGLE, name="Done", timeout=5)
+    app.click_at(*app.screen_rect(pin).center)
+    app.wait_gone(role=BUTTON, name=pin_name, showing=True, timeout=5)

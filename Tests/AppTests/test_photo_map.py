@@ -15,7 +15,7 @@ import re
 
 from gi.repository import Atspi
 
-from harness import BUTTON, has_state, is_showing, name_of, wait_for
+from harness import BUTTON, has_state, is_showing, name_of, role_name, wait_for
 from test_album import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
 from test_place_search import resize
 from test_viewer import Viewer
@@ -87,6 +87,11 @@ def test_show_on_map_opens_the_map_view_at_the_photo(launch, dirs, paris, loopba
     mark = wait_for(lambda: next((n for t, c, n in marks(app) if t == cells[1].title and c == 1), None), 10,
                     message=lambda: f"a mark of its own for {cells[1].title}: {[(t, c) for t, c, _ in marks(app)]}")
     wait_for(lambda: app.screen_rect(mark).width >= 50, 5, message="the selected mark is the larger one")
+    # And the map has moved to it: its mark is inside the Map view's map.
+    area = max((app.screen_rect(n) for n in app.find_all(name_re=r"^Map of ", showing=True)
+                if role_name(n) != "label"), key=lambda r: r.width * r.height)
+    wait_for(lambda: area.contains(*app.screen_rect(mark).center), 10,
+             message=lambda: f"the photo's mark {app.screen_rect(mark)} inside the map {area}")
     others = [n for t, c, n in marks(app) if t != cells[1].title]
     assert all(app.screen_rect(n).width < 50 for n in others)
 

@@ -53,20 +53,25 @@ final class AlbumMap {
 
     /// Highlights a photo's mark and, when `follow`, moves the map to it.
     func select(_ id: Int64?, follow: Bool) {
-        guard id != selected else { return }
-        selected = id
-        regroup()
+        if id != selected {
+            selected = id
+            regroup()
+        }
         if follow, let id, let place = photos.first(where: { $0.id == id })?.coordinate {
+            followed = true
             map.goTo(latitude: place.latitude, longitude: place.longitude, zoom: max(map.zoom, 15))
         }
     }
+
+    /// The map moved to a selected photo: fitting every photo in must not take it away again.
+    private var followed = false
 
     /// Zooms to show every located photo and the pin, once the map has its size.
     func fitPhotos() {
         let (width, height) = map.mapSize
         guard width > 1, height > 1 else {
             FrameClock.afterNextPaint(of: map) { [weak self] in
-                guard let self, self.map.mapSize.width > 1 else { return }
+                guard let self, self.map.mapSize.width > 1, !self.followed else { return }
                 self.fitPhotos()
             }
             return

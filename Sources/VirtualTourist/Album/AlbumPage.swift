@@ -201,9 +201,9 @@ final class AlbumPage {
             self?.placeMap.select(id, follow: true)
             self?.photoMap?.select(id, follow: false)
         }
-        placeMap.onOpen = { [unowned self] photo in self.openFromMap(photo) }
-        sortMenu.onChoose = { [unowned self] arrangement in
-            try? self.loader.arrange(sort: arrangement.sort, period: arrangement.period)
+        placeMap.onOpen = { [weak self] photo in self?.openFromMap(photo) }
+        sortMenu.onChoose = { [weak self] arrangement in
+            try? self?.loader.arrange(sort: arrangement.sort, period: arrangement.period)
         }
         // Weak: the toggle is a widget, which outlives the page object while it slides out.
         mapToggle.onToggled { [weak self] in
@@ -321,7 +321,7 @@ final class AlbumPage {
                                 fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
             made.map.setMapLabel(Self.mapLabel(pin))
             made.map.setExpand(horizontal: true, vertical: true)
-            made.onOpen = { [unowned self] photo in self.openFromMap(photo) }
+            made.onOpen = { [weak self] photo in self?.openFromMap(photo) }
             made.show(loader.state.cells.map(\.photo))
             stack.add(made.map, as: Content.map)
             photoMap = made

@@ -95,6 +95,10 @@ final class PinLayer {
     /// Shows exactly these pins (what the store holds, less those pending deletion).
     func show(_ pins: [Pin]) {
         guard pins != clusters.pins else { return }
+        // A new generation before anything is grouped for these pins: what is still being
+        // grouped for the old ones is dropped when it arrives.
+        generation += 1
+        grouping.removeAll()
         clusters = PinClusters(pins: pins, cellSize: clusters.cellSize)
         update(force: true)
         groupAllLevels()
@@ -105,7 +109,6 @@ final class PinLayer {
     /// Groups every zoom level in the background; a level reached before that is done is
     /// grouped on the spot. Dropped if the pins change meanwhile.
     private func groupAllLevels() {
-        generation += 1
         let (current, snapshot) = (generation, clusters)
         Task { [weak self] in
             let grouped = await Task.detached(priority: .utility) {
@@ -115,6 +118,8 @@ final class PinLayer {
             }.value
             guard let self, self.generation == current else { return }
             self.clusters = grouped
+            // A level that was waiting for its grouping is drawn now.
+            self.update(force: true)
         }
     }
 
@@ -132,9 +137,9 @@ final class PinLayer {
             let grouped = await Task.detached(priority: .userInitiated) {
                 PinClusters.grouped(pins, level: level, cellSize: cellSize)
             }.value
-            guard let self else { return }
+            // Other pins since: `show` asked for their own grouping.
+            guard let self, self.generation == current else { return }
             self.grouping.remove(level)
-            guard self.generation == current else { return }
             self.clusters.setClusters(grouped, level: level)
             self.update(force: true)
         }

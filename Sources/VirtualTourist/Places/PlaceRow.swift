@@ -6,8 +6,6 @@ final class PlaceRow {
     let root = Box(.horizontal, spacing: 12)
     /// The pin this row shows now (nil while unbound).
     var boundID: Int64?
-    /// The list item the row is the child of (from setup to teardown).
-    var item: ListItem?
     private let thumbnail = Picture(fit: .cover)
     private let name = Label()
     private let detail = Label()

@@ -54,46 +54,46 @@ final class PlacesPage {
         // Weak: GTK unbinds and tears rows down when the list goes, after the page may have.
         handlers.setup = { [weak self] item in
             let row = PlaceRow(thumbnailSize: Self.thumbnailSize)
-            row.item = item
             self?.rows[item.key] = row
             item.setChild(row.root)
         }
         handlers.bind = { [weak self] in self?.bindRow($0) }
         handlers.unbind = { [weak self] in self?.rows[$0.key]?.boundID = nil }
-        handlers.teardown = { [weak self] item in
-            self?.rows[item.key]?.item = nil
-            self?.rows[item.key] = nil
-        }
+        handlers.teardown = { [weak self] in self?.rows[$0.key] = nil }
         bindControls()
     }
 
-    /// Fills the list: at once with the pins the map holds, then with the store's places.
+    /// Fills the list: at once with the pins the map holds, then, once that frame is painted,
+    /// with the store's places (their albums' counts and thumbnails).
     func start() {
-        if let known = pins.pins, !known.isEmpty {
-            isProvisional = true
-            received(known.map { PlaceSummary(pin: $0, photoCount: 0, thumbnailFile: nil) })
-        }
-        observation = pins.observePlaces { [weak self] summaries in
-            guard let self else { return }
-            let wasProvisional = self.isProvisional
-            self.isProvisional = false
-            self.received(summaries)
-            // The same places in the same order keep their rows, which show their albums' counts
-            // and thumbnails now (rows whose place did not change were not bound again).
-            if wasProvisional { self.rebindRows() }
-        }
-        if observation == nil { stack.show(Content.empty) }
+        guard let known = pins.pins, !known.isEmpty else { return observe() }
+        isProvisional = true
+        received(known.map { PlaceSummary(pin: $0, photoCount: 0, thumbnailFile: nil) })
+        // The read's delivery would otherwise land before the first frame and hold it back.
+        FrameClock.afterNextPaint(of: list) { [weak self] in self?.observe() }
     }
 
-    private func rebindRows() {
-        for row in rows.values where row.boundID != nil {
-            if let item = row.item { bindRow(item) }
+    private var isClosed = false
+
+    private func observe() {
+        guard observation == nil, !isClosed else { return }
+        observation = pins.observePlaces { [weak self] summaries in
+            guard let self else { return }
+            if self.isProvisional {
+                // One replacement of the whole list, every row bound again with its album's
+                // count and thumbnail (not a splice per changed place).
+                self.isProvisional = false
+                self.shown = []
+            }
+            self.received(summaries)
         }
+        if observation == nil { stack.show(Content.empty) }
     }
 
     func focusSearch() { search.grabFocus() }
 
     func close() {
+        isClosed = true
         observation?.cancel()
         observation = nil
     }
