@@ -32,7 +32,8 @@ swiftc=$(command -v swiftc || true)
 # the CIntl module map) and ImageSniffing.
 bases=(Translation ImageSniffing)
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
-         Settings Place Geocoder RequestPacer Connectivity Localization TakenDate)
+         Settings Place Geocoder RequestPacer Connectivity Localization TakenDate
+         WikimediaThumbnails)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
                     [geocoder]=PlaceDecoder [dates]=DateParser)
