@@ -164,13 +164,20 @@ class XServer:
         return path
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        end_process(self.proc)
         self.log.close()
+
+
+def end_process(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    """SIGTERM, then SIGKILL for a helper (a display server, a benchmarked app) still running
+    after `timeout`."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 # ---------------------------------------------------------------- loopback service

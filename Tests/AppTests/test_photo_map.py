@@ -18,7 +18,7 @@ from gi.repository import Atspi
 from harness import BUTTON, has_state, is_showing, name_of, role_name, wait_for
 from test_album import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
 from test_place_search import resize
-from test_viewer import Viewer
+from test_viewer import Viewer, open_viewer
 
 MARK_RE = re.compile(r"^Photo: (?P<title>.+?)(?:, and (?P<more>\d+) more here)?$")
 
@@ -76,9 +76,7 @@ def test_located_photos_are_marks_on_the_map_that_open_the_viewer(launch, dirs, 
 
 def test_show_on_map_opens_the_map_view_at_the_photo(launch, dirs, paris, loopback):
     app = launch()
-    pin_id, _, cells = filled(app, dirs)
-    pointer_click(app, *app.screen_rect(cells[1].node).center, count=2)
-    Viewer(app).wait_photo(cells[1].title, f"2 of {PER_ALBUM}")
+    _, _, cells, _ = open_viewer(app, dirs, index=1)
     choose_menu_item(app, "Photo Menu", 0, 2)
     toggle = app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=10)
     wait_for(lambda: has_state(toggle, Atspi.StateType.PRESSED) or has_state(toggle, Atspi.StateType.CHECKED), 5,
@@ -127,9 +125,7 @@ def test_sort_by_date_and_limit_to_a_decade(launch, dirs, paris, loopback):
 
 def test_then_and_now_side_by_side_and_stacked_when_narrow(launch, dirs, paris, loopback):
     app = launch()
-    pin_id, _, cells = filled(app, dirs)
-    pointer_click(app, *app.screen_rect(cells[0].node).center, count=2)
-    Viewer(app).wait_photo(cells[0].title, f"1 of {PER_ALBUM}")
+    pin_id, _, _, _ = open_viewer(app, dirs, index=0)
     choose_menu_item(app, "Photo Menu", 1, 2)
     stored = dirs.query("SELECT title, taken FROM photo WHERE pin_id = ? AND taken IS NOT NULL", (pin_id,))
     then = min(stored, key=lambda r: r[1])

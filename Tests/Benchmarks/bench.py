@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
 import sqlite3
 import statistics
 import subprocess
@@ -31,7 +30,8 @@ sys.path.insert(0, str(HERE))
 import report  # noqa: E402
 import seed  # noqa: E402
 from floors import Floors  # noqa: E402
-from harness import AppDirs, LoopbackService, XServer, app_binary, update_activation_environment  # noqa: E402
+from harness import (AppDirs, LoopbackService, XServer, app_binary, end_process,  # noqa: E402
+                     update_activation_environment)
 from wayland import WestonServer  # noqa: E402
 from timing import Trace, median_phases, percentile, phases, summary  # noqa: E402
 
@@ -75,13 +75,7 @@ class RunningApp:
         raise RuntimeError("no VmRSS")
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end_process(self.proc, timeout=15)
         self.log.close()
 
 
@@ -141,8 +135,8 @@ class Bench:
 
     @staticmethod
     def settings(dirs: AppDirs, latitude: float = seed.PARIS[0], longitude: float = seed.PARIS[1],
-                 zoom: float = 10) -> None:
-        dirs.write_settings(seenIntroduction=True, source="flickr", photosPerAlbum=250,
+                 zoom: float = 10, source: str = "flickr", photos: int = 250) -> None:
+        dirs.write_settings(seenIntroduction=True, source=source, photosPerAlbum=photos,
                             mapLatitude=latitude, mapLongitude=longitude, mapZoom=zoom,
                             windowWidth=WINDOW[0], windowHeight=WINDOW[1])
 
@@ -369,9 +363,7 @@ class Bench:
 
     def one_album_bytes(self, source: str, count: int, scale: int) -> tuple[int, int]:
         dirs = self.fresh_dirs(f"p10-{source}-{count}-{scale}")
-        dirs.write_settings(seenIntroduction=True, source=source, photosPerAlbum=count,
-                            mapLatitude=seed.PARIS[0], mapLongitude=seed.PARIS[1], mapZoom=10,
-                            windowWidth=WINDOW[0], windowHeight=WINDOW[1])
+        self.settings(dirs, source=source, photos=count)
         with seed.connect(dirs.database) as db:
             pin = seed.add_pin(db, *seed.PARIS, stored=False)
         app = RunningApp(self, dirs, {"GDK_SCALE": str(scale)})

@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from harness import end_process
+
 SIZE = (1280, 800)
 
 
@@ -38,11 +40,5 @@ class WestonServer:
         return {"WAYLAND_DISPLAY": self.socket, "GDK_BACKEND": "wayland"}
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        end_process(self.proc)
         self.log.close()

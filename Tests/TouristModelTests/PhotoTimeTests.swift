@@ -1,5 +1,6 @@
 import Foundation
 @testable import TouristModel
+import Translation
 import XCTest
 
 /// When photos were taken: read leniently from the sources, stored, and the album's orders
@@ -45,6 +46,14 @@ final class PhotoTimeTests: XCTestCase {
         XCTAssertLessThan(TakenDate(text: "1936")!, TakenDate(text: "1936-01")!)
         XCTAssertLessThan(TakenDate(text: "1936-12-31")!, TakenDate(text: "1937")!)
         XCTAssertEqual(TakenDate(text: "1936-05")!.decade, 1930)
+    }
+
+    func testADateIsSaidAsPreciselyAsItIsKnown() throws {
+        XCTAssertEqual(Localization.date(try XCTUnwrap(TakenDate(text: "1936"))), "1936")
+        let month = Localization.date(try XCTUnwrap(TakenDate(text: "1936-05")))
+        let day = Localization.date(try XCTUnwrap(TakenDate(text: "1936-05-12")))
+        XCTAssertTrue(month.contains("1936") && !month.contains("12"), month)
+        XCTAssertTrue(day.contains("1936") && day.contains("12"), day)
     }
 
     func testSourcesReadTheirDates() throws {

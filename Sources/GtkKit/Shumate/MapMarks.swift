@@ -35,10 +35,15 @@ public final class MapMarks {
         layer = vt_pin_layer_new(viewport)
     }
 
-    /// Draws exactly these, later ones over earlier ones.
+    /// The mark drawn as under the pointer.
+    public private(set) var hovered: Int?
+
+    /// Draws exactly these, later ones over earlier ones. What was under the pointer may have
+    /// moved or gone: the next motion finds it again.
     public func show(_ marks: [Mark]) {
         guard marks != self.marks else { return }
         self.marks = marks
+        hovered = nil
         let drawn = marks.map { mark -> VtPinMark in
             switch mark.kind {
             case .pin: VtPinMark(latitude: mark.latitude, longitude: mark.longitude, kind: VT_PIN_MARK_PIN, count: 1, key: 0)
@@ -70,6 +75,7 @@ public final class MapMarks {
 
     /// The mark drawn as under the pointer.
     public func setHovered(_ index: Int?) {
+        hovered = index
         vt_pin_layer_set_hovered(layer, index.map { Int32(clamping: $0) } ?? -1)
     }
 }

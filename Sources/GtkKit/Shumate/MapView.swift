@@ -170,6 +170,43 @@ public final class MapView: Widget {
         return (x, y)
     }
 
+    /// Taps on the drawn marks: `handler` gets the tapped mark's index in the last `marks.show`,
+    /// once the gesture is over (what it opens may reset the map's gestures). A tap is a release
+    /// without a drag (the click gesture gives up when the pointer moves) or a hold before it.
+    /// The pointer over a mark `isTappable` accepts shows it lighter, with a pointing cursor.
+    public func onMarkTapped(isTappable: @escaping @MainActor (Int) -> Bool = { _ in true },
+                             _ handler: @escaping @MainActor (Int) -> Void) {
+        final class Press { var held = false }
+        let press = Press()
+        let area = mapArea
+        // Weak: the controllers belong to the map's widget, which may outlive this object.
+        let tap = ClickGesture()
+        tap.onPressed { _, _, _ in press.held = false }
+        tap.onReleased { [weak self] presses, x, y in
+            guard presses == 1, !press.held, let index = self?.marks.index(atX: x, y: y), isTappable(index) else { return }
+            MainLoop.idle { handler(index) }
+        }
+        area.addController(tap)
+        let hold = LongPressGesture()
+        hold.onPressed { _, _ in press.held = true }
+        area.addController(hold)
+        let motion = MotionController()
+        motion.onMotion { [weak self] x, y in
+            self?.hoverMark(self?.marks.index(atX: x, y: y).flatMap { isTappable($0) ? $0 : nil })
+        }
+        motion.onLeave { [weak self] in self?.hoverMark(nil) }
+        area.addController(motion)
+    }
+
+    /// Before marks change: nothing is under the pointer until it moves again.
+    public func forgetHoveredMark() { hoverMark(nil) }
+
+    private func hoverMark(_ index: Int?) {
+        guard index != marks.hovered else { return }
+        marks.setHovered(index)
+        mapArea.setCursor(named: index == nil ? nil : "pointer")
+    }
+
     /// Called when the centre or zoom changes (by the user or by code).
     public func onViewportChanged(_ handler: @escaping Handler) {
         let target = UnsafeMutableRawPointer(viewport)

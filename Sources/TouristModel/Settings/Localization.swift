@@ -66,6 +66,18 @@ extension Localization {
         return length > 0 ? String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
     }
 
+    /// When a photo was taken, as precisely as known: "1936", "May 1936" or "12 May 1936", in
+    /// the user's language.
+    public static func date(_ taken: TakenDate) -> String {
+        guard let month = taken.month else { return String(taken.year) }
+        let parts = DateComponents(year: taken.year, month: month, day: taken.day ?? 1)
+        guard let day = Calendar(identifier: .gregorian).date(from: parts) else { return taken.text }
+        let format = DateFormatter()
+        format.locale = Locale.current
+        format.setLocalizedDateFormatFromTemplate(taken.day == nil ? "yMMMM" : "yMMMMd")
+        return format.string(from: day)
+    }
+
     /// printf in the current C locale (vsnprintf reads LC_NUMERIC; Swift's String(format:) does
     /// only in part).
     private static func formatC(_ format: String, _ arguments: CVarArg...) -> String {

@@ -23,7 +23,6 @@ final class AlbumMap {
     private var pictures: Set<Int64> = []
     private var buttons: [Marker] = []
     private let placeStandIns = Debouncer(milliseconds: 150)
-    private var pressHeld = false
     var onOpen: ((Photo) -> Void)?
 
     /// `standIns`: focusable buttons for the marks (the Map view); the small map is a picture for
@@ -47,6 +46,10 @@ final class AlbumMap {
     func show(_ photos: [Photo]) {
         guard photos != self.photos else { return }
         self.photos = photos
+        // Photos gone (removed, or another collection) leave the layer's pictures too.
+        let ids = Set(photos.compactMap(\.id))
+        for gone in pictures.subtracting(ids) { map.marks.setPhotoImage(id: gone, nil) }
+        pictures.formIntersection(ids)
         for photo in photos where photo.coordinate != nil && photo.state == .downloaded { loadPicture(photo) }
         regroup()
     }
@@ -113,31 +116,17 @@ final class AlbumMap {
                           kind: .photo(id: mark.photo.id ?? 0, count: mark.count, selected: mark.isSelected))
         }
         drawn.append(MapMarks.Mark(latitude: pin.latitude, longitude: pin.longitude, kind: .pin))
+        map.forgetHoveredMark()
         map.marks.show(drawn)
     }
 
-    /// Taps hit-tested against the drawn marks, as on the main map.
+    /// Taps on a photo's mark (hit-tested by the layer, as on the main map); the pin, drawn
+    /// last, is not one.
     private func addInput() {
-        let tap = ClickGesture()
-        tap.onPressed { [weak self] _, _, _ in self?.pressHeld = false }
-        tap.onReleased { [weak self] presses, x, y in
-            guard let self, presses == 1, !self.pressHeld, let index = self.map.marks.index(atX: x, y: y),
-                  index < self.marks.marks.count else { return }
-            let photo = self.marks.marks[index].photo
-            MainLoop.idle { [weak self] in self?.onOpen?(photo) }
+        map.onMarkTapped(isTappable: { [weak self] in $0 < self?.marks.marks.count ?? 0 }) { [weak self] index in
+            guard let self, index < self.marks.marks.count else { return }
+            self.onOpen?(self.marks.marks[index].photo)
         }
-        map.mapArea.addController(tap)
-        let hold = LongPressGesture()
-        hold.onPressed { [weak self] _, _ in self?.pressHeld = true }
-        map.mapArea.addController(hold)
-        let motion = MotionController()
-        motion.onMotion { [weak self] x, y in
-            guard let self else { return }
-            let index = self.map.marks.index(atX: x, y: y).flatMap { $0 < self.marks.marks.count ? $0 : nil }
-            self.map.marks.setHovered(index)
-            self.map.mapArea.setCursor(named: index == nil ? nil : "pointer")
-        }
-        map.mapArea.addController(motion)
     }
 
     /// A button over each mark, named after its photo; made anew when the marks change (at most

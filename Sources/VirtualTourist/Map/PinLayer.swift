@@ -35,8 +35,6 @@ final class PinLayer {
     private var lastSize: (Int32, Int32) = (0, 0)
     /// Used before the map has a size, so the first screenful is never empty.
     private let fallbackSize: (width: Int32, height: Int32)
-    /// The press being tapped was held down (it dropped a pin, or is not a tap).
-    private var pressHeld = false
 
     var onActivate: ((Pin) -> Void)?
 
@@ -55,37 +53,12 @@ final class PinLayer {
         addInput()
     }
 
-    /// Taps and hovering, hit-tested against the drawn marks. A tap is a release without a
-    /// drag (the gesture gives up when the pointer moves) or a hold before it.
+    /// Taps on the drawn marks (hit-tested by the layer) open a pin or zoom into a group.
     private func addInput() {
-        let area = map.mapArea
-        let tap = ClickGesture()
-        tap.onPressed { [unowned self] _, _, _ in self.pressHeld = false }
-        tap.onReleased { [unowned self] presses, x, y in
-            guard presses == 1, !self.pressHeld, let index = self.map.marks.index(atX: x, y: y),
-                  index < self.drawn.count else { return }
-            let cluster = self.drawn[index]
-            // After the gesture has finished with this release: what it opens resets the map's
-            // gestures.
-            MainLoop.idle { [weak self] in self?.activate(cluster) }
+        map.onMarkTapped(isTappable: { [weak self] in $0 < self?.drawn.count ?? 0 }) { [weak self] index in
+            guard let self, index < self.drawn.count else { return }
+            self.activate(self.drawn[index])
         }
-        area.addController(tap)
-        let hold = LongPressGesture()
-        hold.onPressed { [unowned self] _, _ in self.pressHeld = true }
-        area.addController(hold)
-        let motion = MotionController()
-        motion.onMotion { [unowned self] x, y in self.hover(self.map.marks.index(atX: x, y: y)) }
-        motion.onLeave { [unowned self] in self.hover(nil) }
-        area.addController(motion)
-    }
-
-    private var hovered: Int?
-
-    private func hover(_ index: Int?) {
-        guard index != hovered else { return }
-        hovered = index
-        map.marks.setHovered(index)
-        map.mapArea.setCursor(named: index == nil ? nil : "pointer")
     }
 
     private func activate(_ cluster: PinClusters.Cluster) {
@@ -174,8 +147,7 @@ final class PinLayer {
     }
 
     private func drawMarks() {
-        // What was under the pointer may have moved or gone; the next motion finds it again.
-        hover(nil)
+        map.forgetHoveredMark()
         map.marks.show(drawn.map { cluster in
             let kind: MapMarks.Kind = cluster.count > 1 ? .group(count: cluster.count)
                 : isDeletable ? .mutedPin : .pin

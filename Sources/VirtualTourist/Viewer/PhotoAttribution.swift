@@ -41,7 +41,7 @@ final class PhotoAttribution {
     func show(_ photo: Photo, pin: Coordinate) {
         // Where and when, as far as the source said: "Taken 350 m north-west of the pin · 1936".
         let place = photo.coordinate.map { RelativePlace.describe($0, from: pin) }
-        let date = photo.taken.map(ThenAndNowPage.dateText)
+        let date = photo.taken.map(Localization.date)
         switch (place, date) {
         case let (place?, date?): placeLabel.text = "\(place) · \(date)"
         // Translators: when a photo was taken, where its place is not known; %@ is a date or a year.

@@ -33,7 +33,7 @@ final class ThenAndNowPage {
         self.loads = loads
         let header = HeaderBar()
         header.setTitle(WindowTitle(title: tr("Then and Now"),
-                                    subtitle: "\(Self.dateText(then.taken!)) – \(Self.dateText(now.taken!))"))
+                                    subtitle: "\(Localization.date(then.taken!)) – \(Localization.date(now.taken!))"))
         let content = ToolbarView(content: halves)
         content.addTopBar(header)
         // Side by side while each half stays at least 240 px wide, then one above the other.
@@ -56,9 +56,9 @@ final class ThenAndNowPage {
         let title = photo.title.isEmpty ? tr("Untitled") : photo.title
         // Translators: a photo in Then and Now for screen readers: %1$@ is "Then" or "Now", %2$@
         // the date it was taken, %3$@ its title.
-        picture.setAccessibleLabel(String(format: tr("%1$@: %2$@, %3$@"), heading, dateText(photo.taken!), title))
+        picture.setAccessibleLabel(String(format: tr("%1$@: %2$@, %3$@"), heading, Localization.date(photo.taken!), title))
         box.append(picture)
-        let caption = Label("\(dateText(photo.taken!)) · \(title)")
+        let caption = Label("\(Localization.date(photo.taken!)) · \(title)")
         caption.setEllipsize(.end)
         caption.addCSSClass("caption")
         box.append(caption)
@@ -69,20 +69,6 @@ final class ThenAndNowPage {
             picture.setTexture(texture)
         }
         return (box, task)
-    }
-
-    /// "1936", "May 1936" or "12 May 1936", in the user's language.
-    static func dateText(_ date: TakenDate) -> String {
-        guard let month = date.month else { return String(date.year) }
-        var parts = DateComponents()
-        parts.year = date.year
-        parts.month = month
-        parts.day = date.day ?? 1
-        guard let day = Calendar(identifier: .gregorian).date(from: parts) else { return date.text }
-        let format = DateFormatter()
-        format.locale = Locale.current
-        format.setLocalizedDateFormatFromTemplate(date.day == nil ? "yMMMM" : "yMMMMd")
-        return format.string(from: day)
     }
 
     func close() {
