@@ -152,11 +152,11 @@ static gboolean is_photo(const VtPinMark *mark) {
 
 // A photo's round mark: its picture cropped to a circle in a white ring (accent-coloured when
 // selected), with a thin dark line outside so it stands out on light and dark tiles alike.
-// A group's count is drawn into its picture's top right corner: one texture a mark, as pins have.
-static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected, gboolean hovered, guint count) {
+// A group's count is a badge drawn over its top right corner when the layer draws: the picture
+// stays the same when a zoom regroups the photos, so a flight renders no picture again.
+static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected, gboolean hovered) {
     char name[80];
-    g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d|%u", key, selected ? 1 : 0, hovered ? 1 : 0,
-               MIN(count, 1000u));
+    g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected ? 1 : 0, hovered ? 1 : 0);
     GdkTexture *cached = g_hash_table_lookup(self->photos, name);
     if (cached != NULL) return cached;
     if (g_hash_table_size(self->photos) >= PHOTO_CACHE_LIMIT) g_hash_table_remove_all(self->photos);
@@ -193,12 +193,6 @@ static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected,
         }
         gtk_snapshot_pop(snapshot);
     }
-    GdkTexture *badge = count > 1 ? group_image(self, count, FALSE, TRUE) : NULL;
-    if (badge != NULL) {
-        float width = (float)gdk_texture_get_width(badge) / (float)self->images_scale;
-        float height = (float)gdk_texture_get_height(badge) / (float)self->images_scale;
-        gtk_snapshot_append_texture(snapshot, badge, &GRAPHENE_RECT_INIT((float)size - width, 0, width, height));
-    }
     GdkTexture *texture = paint(self, gtk_snapshot_free_to_node(snapshot), size, size);
     if (texture != NULL) g_hash_table_insert(self->photos, g_strdup(name), texture);
     return texture;
@@ -212,7 +206,7 @@ static GdkTexture *image_for(VtPinLayer *self, const VtPinMark *mark, gboolean h
     }
     if (mark->kind == VT_PIN_MARK_GROUP) return group_image(self, mark->count, hovered, FALSE);
     if (is_photo(mark))
-        return photo_image(self, mark->key, mark->kind == VT_PIN_MARK_PHOTO_SELECTED, hovered, mark->count);
+        return photo_image(self, mark->key, mark->kind == VT_PIN_MARK_PHOTO_SELECTED, hovered);
     return pin_image(self, mark->kind == VT_PIN_MARK_PIN_MUTED, hovered);
 }
 
@@ -239,7 +233,16 @@ static void vt_pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
         GdkTexture *image = image_for(self, &self->marks[i], (int)i == self->hovered);
         graphene_rect_t bounds;
         if (image == NULL || !mark_bounds(self, &self->marks[i], image, &bounds)) continue;
-        if (graphene_rect_intersection(&bounds, &view, NULL)) gtk_snapshot_append_texture(snapshot, image, &bounds);
+        if (!graphene_rect_intersection(&bounds, &view, NULL)) continue;
+        gtk_snapshot_append_texture(snapshot, image, &bounds);
+        GdkTexture *badge = is_photo(&self->marks[i]) && self->marks[i].count > 1
+            ? group_image(self, self->marks[i].count, FALSE, TRUE) : NULL;
+        if (badge != NULL) {
+            float width = (float)gdk_texture_get_width(badge) / (float)self->images_scale;
+            float height = (float)gdk_texture_get_height(badge) / (float)self->images_scale;
+            gtk_snapshot_append_texture(snapshot, badge, &GRAPHENE_RECT_INIT(
+                bounds.origin.x + bounds.size.width - width, bounds.origin.y, width, height));
+        }
     }
 }
 

@@ -80,13 +80,15 @@ def locate_photos(connection: sqlite3.Connection, pin_id: int, latitude: float, 
     connection.executemany("UPDATE photo SET latitude = ?, longitude = ? WHERE id = ?", rows)
 
 
-def add_many_pins(connection: sqlite3.Connection, count: int, seed: int) -> list[int]:
-    """Pins spread over the inhabited latitudes, the same layout for the same seed."""
+def add_many_pins(connection: sqlite3.Connection, count: int, seed: int, named: bool = False) -> list[int]:
+    """Pins spread over the inhabited latitudes, the same layout for the same seed; `named`, each
+    with its place's name already (as after the geocoder has named them: none is asked again)."""
     rng = random.Random(seed)
-    rows = [(rng.uniform(-50, 65), rng.uniform(-130, 150), CREATED, 1, 1, "flickr") for _ in range(count)]
+    rows = [(rng.uniform(-50, 65), rng.uniform(-130, 150), CREATED, 1, 1, "flickr",
+             f"Place {index + 1}, Region {index % 50 + 1}" if named else None) for index in range(count)]
     connection.executemany(
-        "INSERT INTO pin (latitude, longitude, created, album_page, album_pages, album_source) VALUES (?, ?, ?, ?, ?, ?)",
-        rows)
+        "INSERT INTO pin (latitude, longitude, created, album_page, album_pages, album_source, place_name) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
     return [row[0] for row in connection.execute("SELECT id FROM pin ORDER BY id")]
 
 

@@ -229,5 +229,17 @@ public final class MapView: Widget {
     }
 
     public func addMarker(_ marker: Marker) { shumate_marker_layer_add_marker(markerLayer, marker.marker) }
+
+    /// Whether the marker widgets are laid out and drawn: the marker layer allocates every one of
+    /// them each frame the map moves, and a caller may hide them meanwhile.
+    public var showsMarkers: Bool {
+        get { gtk_widget_get_visible(markerWidget).isTrue }
+        set { gtk_widget_set_visible(markerWidget, newValue.g) }
+    }
+
+    /// Keyboard focus is on one of the marker widgets.
+    public var markerHasFocus: Bool { gtk_widget_get_focus_child(markerWidget) != nil }
+
+    private var markerWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(markerLayer)) }
     public func removeMarker(_ marker: Marker) { shumate_marker_layer_remove_marker(markerLayer, marker.marker) }
 }

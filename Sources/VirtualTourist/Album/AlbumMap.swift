@@ -22,6 +22,8 @@ final class AlbumMap {
     /// Pictures asked for or set, by photo id.
     private var pictures: Set<Int64> = []
     private var buttons: [Marker] = []
+    /// The marks the buttons are for.
+    private var placedMarks: PhotoMarks?
     private let placeStandIns = Debouncer(milliseconds: 150)
     var onOpen: ((Photo) -> Void)?
 
@@ -95,9 +97,22 @@ final class AlbumMap {
     }
 
     private func viewportChanged() {
+        if standIns { restStandIns() }
         let now = PinClusters.level(for: map.zoom)
         guard now != level else { return }
         regroup()
+    }
+
+    /// The stand-ins are hidden while the map moves and shown once it rests (nobody tabs through
+    /// a moving map, and the marker layer allocates each of them every frame: a fifth of a
+    /// frame of a flight over 250 photos). One that has the keyboard's focus keeps them shown.
+    private func restStandIns() {
+        if !map.markerHasFocus { map.showsMarkers = false }
+        placeStandIns.schedule { [weak self] in
+            guard let self else { return }
+            self.placeButtons()
+            self.map.showsMarkers = true
+        }
     }
 
     private func regroup() {
@@ -106,7 +121,7 @@ final class AlbumMap {
         guard next != marks else { return }
         marks = next
         draw()
-        if standIns { placeStandIns.schedule { [weak self] in self?.placeButtons() } }
+        if standIns { restStandIns() }
     }
 
     /// The photos, then the pin over them.
@@ -132,6 +147,8 @@ final class AlbumMap {
     /// A button over each mark, named after its photo; made anew when the marks change (at most
     /// one per located photo, and only once the map rests).
     private func placeButtons() {
+        guard marks != placedMarks else { return }
+        placedMarks = marks
         for marker in buttons { map.removeMarker(marker) }
         buttons = marks.marks.map { mark in
             let button = Button()

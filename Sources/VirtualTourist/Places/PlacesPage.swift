@@ -87,7 +87,7 @@ final class PlacesPage {
             }
             self.received(summaries)
         }
-        if observation == nil { stack.show(Content.empty) }
+        if observation == nil { showContent(.empty) }
     }
 
     func focusSearch() { search.grabFocus() }
@@ -105,10 +105,6 @@ final class PlacesPage {
         list.addCSSClass("navigation-sidebar")
         list.setAccessibleLabel(tr("Places"))
         stack.add(ScrolledWindow(child: list), as: Content.list)
-        stack.add(StatusPage(icon: "mark-location-symbolic", title: tr("No Places"),
-                             description: tr("Press and hold on the map, or press Ctrl+D, to drop a pin.")),
-                  as: Content.empty)
-        stack.add(StatusPage(icon: "edit-find-symbolic", title: tr("No Matching Places")), as: Content.noMatch)
         let header = HeaderBar()
         header.packEnd(sort)
         search.setMargins(top: 6, bottom: 6, start: 12, end: 12)
@@ -174,7 +170,21 @@ final class PlacesPage {
         } else {
             model.replaceAll(keys)
         }
-        stack.show(all.isEmpty ? Content.empty : shown.isEmpty ? Content.noMatch : Content.list)
+        showContent(all.isEmpty ? .empty : shown.isEmpty ? .noMatch : .list)
+    }
+
+    /// The status pages are made the first time they are needed: the window measures every
+    /// page of the stack, and their wrapped text would cost the list's first frame (P13).
+    private var statusPages: Set<Content> = []
+
+    private func showContent(_ content: Content) {
+        if content != .list, statusPages.insert(content).inserted {
+            stack.add(content == .empty
+                ? StatusPage(icon: "mark-location-symbolic", title: tr("No Places"),
+                             description: tr("Press and hold on the map, or press Ctrl+D, to drop a pin."))
+                : StatusPage(icon: "edit-find-symbolic", title: tr("No Matching Places")), as: content)
+        }
+        stack.show(content)
     }
 
     private func bindRow(_ item: ListItem) {
