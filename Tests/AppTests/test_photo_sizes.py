@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from test_album import PER_ALBUM, Album, drop_pin, open_album, pointer_click
-from test_viewer import open_viewer, wait_sharpened
+from harness import wait_for
+from test_viewer import open_viewer, press_key, wait_sharpened
 
 STEPS = {20, 40, 60, 120, 250, 330, 500, 960, 1280, 1920, 3840}
 THUMB = re.compile(r"^/images/thumb/([^/]+)\.jpg/(\d+)px-\1\.jpg$")
@@ -52,3 +53,36 @@ def test_the_viewer_fetches_a_sharper_version_once_and_keeps_it(launch, dirs, pa
     pointer_click(app, *app.screen_rect(first.node).center, count=2)
     wait_sharpened(app, count=2)
     assert [e["path"] for e in loopback.requests("image") if e["path"].endswith("_1600x1200.jpg")] == originals
+
+
+def test_the_neighbours_are_ready_before_they_are_asked_for(launch, dirs, paris, loopback, tmp_path):
+    """→ shows the next photo decoded while the one before it was looked at (item 4), and ← back
+    to a photo whose sharper version was fetched shows that one at once, at its own size."""
+    app = launch(env={"VT_TRACE": str(tmp_path / "trace.jsonl")})
+    _, _, cells, viewer = open_viewer(app, dirs, index=0)
+    wait_sharpened(app)
+    first = app.events("viewer_shown")[0]["photo"]
+    sharp_zoom = app.events("viewer_zoom")[-1]["percent"]
+
+    def painted(photo: int, count: int = 1) -> dict:
+        return wait_for(lambda: (lambda e: e[count - 1] if len(e) >= count else None)(
+            [e for e in app.events("viewer_picture_painted") if e["photo"] == photo]), 20,
+            message=lambda: f"photo {photo} painted {count}×; trace: {app.events()}")
+
+    second = wait_for(lambda: next((e["photo"] for e in app.events("viewer_neighbour_ready")), None), 20,
+                      message="the next photo decoded")
+    assert painted(first)["prefetched"] == 0
+    press_key(app, "Right")
+    viewer.wait_photo(cells[1].title, f"2 of {PER_ALBUM}")
+    assert painted(second)["prefetched"] == 1
+    wait_sharpened(app, count=2)
+    fetched = [e["path"] for e in loopback.requests("image") if e["path"].endswith("_1600x1200.jpg")]
+    assert len(fetched) == 2, fetched
+
+    # The first photo's sharper version is still held, as the second's neighbour.
+    press_key(app, "Left")
+    viewer.wait_photo(cells[0].title, f"1 of {PER_ALBUM}")
+    assert painted(first, count=2)["prefetched"] == 1
+    # Shown at the sharper version's size at once (the album's would be a larger percentage).
+    assert app.events("viewer_zoom")[-1]["percent"] == sharp_zoom, app.events("viewer_zoom")
+    assert [e["path"] for e in loopback.requests("image") if e["path"].endswith("_1600x1200.jpg")] == fetched

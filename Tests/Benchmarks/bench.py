@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import report  # noqa: E402
 import seed  # noqa: E402
+import viewer_bench  # noqa: E402
 from floors import Floors  # noqa: E402
 from harness import (AppDirs, LoopbackService, XServer, app_binary, end_process,  # noqa: E402
                      update_activation_environment)
@@ -459,7 +460,7 @@ class Bench:
 
 # P4 and P13 are short and noisy: they run three times as many pairs.
 SHORT_RUNS_FACTOR = 3
-MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P6", "P7", "P7X", "P10", "P12", "P13")
+MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P6", "P7", "P7X", "P10", "P11", "P12", "P13")
 
 
 def main() -> int:
@@ -481,7 +482,7 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P4x, P5b, P7x, P10, P12, P13)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P4x, P5b, P7x, P10–P13)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
@@ -489,10 +490,11 @@ def main() -> int:
     if args.keep:
         print(f"work folder: {temp}")
     bench = Bench(temp, args.runs, floors, args.loaded_floor, args.display)
-    if args.display == "wayland" and "P5" in selected:
-        # It scrolls with xdotool, which has no Wayland counterpart here.
-        print("P5 is not measured on Wayland")
-        selected.discard("P5")
+    for measure in ("P5", "P11"):
+        if args.display == "wayland" and measure in selected:
+            # They scroll, click and press keys with xdotool, which has no Wayland counterpart here.
+            print(f"{measure} is not measured on Wayland")
+            selected.discard(measure)
     try:
         print(f"display: {args.display}; renderer: {bench.renderer()}")
         if "P1" in selected:
@@ -509,6 +511,8 @@ def main() -> int:
             results.update(bench.tours({"P7x" if m == "P7X" else m for m in selected}))
         if "P10" in selected:
             results.update(bench.album_bytes())
+        if "P11" in selected:
+            results.update(viewer_bench.measure(bench, RunningApp, floors.viewer))
         if "P12" in selected:
             results.update(bench.album_map_tour())
         if "P13" in selected:

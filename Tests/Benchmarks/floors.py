@@ -1,7 +1,7 @@
 """The floors: for each measure, the smallest program on the same libraries that shows the same
 thing, run in the same bench run and the same environment as the app (Xvfb, software rendering).
 
-The C floors (floor_grid.c, floor_start.c, compiled by `dev bench`) write the app's VT_TRACE
+The C floors (floor_grid.c, floor_start.c, floor_viewer.c, compiled by `dev bench`) write the app's VT_TRACE
 format, so a floor and the app are timed by the same events on the same clock.
 """
 from __future__ import annotations
@@ -16,9 +16,10 @@ from timing import Trace, phases
 
 class Floors:
     def __init__(self, directory: Path) -> None:
-        """`directory` holds the compiled floor-grid and floor-start."""
+        """`directory` holds the compiled floor-grid, floor-start and floor-viewer."""
         directory = directory.resolve()  # the programs run in their own folders
         self.grid = directory / "floor-grid"
+        self.viewer = directory / "floor-viewer"
         self.start_program = directory / "floor-start"
         for program in (self.grid, self.start_program):
             if not program.exists():

@@ -17,6 +17,7 @@ NAMES = {
     "P4x": "start → first frame, 100,000 pins; floor: floor-start",
     "P7x": "frame time p95 flying/zooming 3 → 8 → 3, 100,000 pins; floor: the same tour, 0 pins",
     "P10": "bytes of photos downloaded for an album; floor: the smallest uncropped size filling a cell",
+    "P11": "photo viewer: → to the next photo painted (p95 of 50), and to the sharper version; floors: floor-viewer, curl",
     "P12": "frame time p95 touring an album's Map view, 250 located photos; floor: the same album, no positions",
     "P13": "My Places with 2,000 pins: action → list painted, minus floor-start's 2,000-row list",
 }

@@ -72,6 +72,9 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
     (FaultsMixin, from loopback_faults.py)."""
 
     protocol_version = "HTTP/1.1"   # keep-alive; every response carries Content-Length
+    # As web servers and CDNs do (nginx's tcp_nodelay): the body is not held back behind the
+    # headers until the client's delayed ACK (up to 40 ms on Linux) acknowledges them.
+    disable_nagle_algorithm = True
     server: "LoopbackServer"
 
     def log_message(self, format: str, *args) -> None:

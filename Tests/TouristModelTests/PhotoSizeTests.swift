@@ -76,8 +76,11 @@ final class LargePhotosTests: XCTestCase {
         let client = FakeHTTPClient { url in url.path.hasSuffix("bad") ? Data("<html>".utf8) : SampleImages.jpeg }
         let connectivity = Connectivity()
         let large = LargePhotos(directory: directory, client: client, connectivity: connectivity, capacity: 2)
+        XCTAssertNil(large.cachedFile(for: photo("https://x.org/big.jpg")), "nothing fetched yet")
         let first = await large.file(for: photo("https://x.org/big.jpg"), policy: nil)
         XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(first)), SampleImages.jpeg)
+        XCTAssertEqual(large.cachedFile(for: photo("https://x.org/big.jpg")), first, "what the neighbours are decoded from")
+        XCTAssertEqual(client.requests.count, 1, "asking what is cached fetches nothing")
         let again = await large.file(for: photo("https://x.org/big.jpg"), policy: nil)
         XCTAssertEqual(again, first)
         XCTAssertEqual(client.requests.count, 1, "kept, not fetched again")

@@ -22,6 +22,13 @@ public final class LargePhotos {
         self.capacity = max(capacity, 1)
     }
 
+    /// The sharper version's file when it was fetched before (nothing is fetched).
+    public func cachedFile(for photo: Photo) -> URL? {
+        guard let text = photo.largeURL else { return nil }
+        let file = directory.appendingPathComponent(Self.fileName(for: text), isDirectory: false)
+        return DurableFile.isRegularFile(file) ? file : nil
+    }
+
     /// The sharper version's file, fetched unless it is here already; nil when the photo has
     /// none, or it cannot be had now (offline, a failure, not an image, cancelled: the viewer
     /// moved on). `policy`: the addresses the photo's source may fetch from.

@@ -21,6 +21,8 @@ final class PhotoViewer {
 
     /// The photo's sharper version, when it has one that can be had now (`LargePhotos`).
     var sharper: ((Photo) async -> URL?)?
+    /// The photo's sharper version when it is on disk already (nothing is fetched).
+    var cachedSharper: ((Photo) -> URL?)?
 
     let page: NavigationPage
     var openURI: ((String) -> Void)?
@@ -45,6 +47,10 @@ final class PhotoViewer {
     private let next = Button(icon: "go-next-symbolic", label: tr("Next Photo"))
     private var controllers: [EventController] = []
     private var loadTask: Task<Void, Never>?
+    private lazy var neighbours = NeighbourPictures { [unowned self] photo in
+        if let sharp = self.cachedSharper?(photo) { return (sharp, true) }
+        return self.album.fileURL(photo).map { ($0, false) }
+    }
     private let hideArrows = Debouncer(milliseconds: 2000)
     private static var serial = 0
     /// What every viewer reports, for whoever follows (the benchmark's trace); one for the type,
@@ -57,7 +63,11 @@ final class PhotoViewer {
         /// The viewer's slide-in is over.
         case pageShown(Photo)
         /// The photo's sharper version replaced the album's (its width in pixels).
-        case sharpened(Photo, width: Int)
+        case sharpened(Photo, width: Int, page: NavigationPage)
+        /// The photo's picture is on the stage; `prefetched`: it was decoded before it was asked for.
+        case pictureShown(Photo, prefetched: Bool, page: NavigationPage)
+        /// A neighbour's picture is decoded, ready for ← or →.
+        case neighbourReady(Photo)
     }
 
     init(photo: Photo, album: Album, window: ApplicationWindow) {
@@ -79,6 +89,7 @@ final class PhotoViewer {
         // Before the focused widget: ← and → would otherwise move focus between the buttons.
         controllers = [watchPointer(over: stage),
                        Self.keys.install(on: content, for: self, beforeChildren: true)]
+        neighbours.onReady = { photo in Self.events.send(.neighbourReady(photo)) }
         // The navigation view focuses the back button once the page is in: the photo takes the
         // keys instead.
         page.onShown { [weak self] in
@@ -154,8 +165,12 @@ final class PhotoViewer {
     /// The photo has the keyboard focus once the page is shown, so arrows and +/− reach it.
     func focus() { image.root.grabFocus() }
 
+    private var isClosed = false
+
     func close() {
+        isClosed = true
         loadTask?.cancel()
+        neighbours.clear()
         hideArrows.cancel()
     }
 
@@ -176,22 +191,51 @@ final class PhotoViewer {
         attribution.show(photo, pin: album.pin)
         showOnMap.isEnabled = photo.coordinate != nil
         thenAndNow.isEnabled = ThenAndNowPage.pair(in: album.photos()) != nil
-        image.show(nil, name: name)
         Self.events.send(.shown(photo))
+        let prefetched = neighbours.picture(of: photo)
+        image.show(prefetched?.texture, name: name)
         loadTask?.cancel()
+        if let prefetched {
+            Self.events.send(.pictureShown(photo, prefetched: true, page: page))
+            return afterFrame(of: photo, picture: prefetched)
+        }
         guard let path = album.fileURL(photo)?.path else { return }
         loadTask = Task { [weak self] in
             // A photo larger than 4096 px was refused when it was downloaded.
             let texture = await Texture.load(path: path, maxSize: 4096)
             guard let self, !Task.isCancelled, self.current.id == photo.id else { return }
             self.image.show(texture, name: name)
-            // Then the sharper version, when there is one: it takes the album's place as it is.
-            guard let sharper = self.sharper, let file = await sharper(photo),
-                  let large = await Texture.load(path: file.path, maxSize: 4096),
-                  !Task.isCancelled, self.current.id == photo.id, large.width > (texture?.width ?? 0) else { return }
-            self.image.sharpen(large)
-            Self.events.send(.sharpened(photo, width: Int(large.width)))
+            let picture = texture.map { NeighbourPictures.Picture(texture: $0, isSharp: false) }
+            if picture != nil { Self.events.send(.pictureShown(photo, prefetched: false, page: self.page)) }
+            self.afterFrame(of: photo, picture: picture)
         }
+    }
+
+    /// The sharper version, when there is one, is asked for at once and takes the album's place
+    /// as it is; the neighbours are decoded once the photo's frame is out (→ shows the next photo
+    /// in the frame after the key, P11).
+    private func afterFrame(of photo: Photo, picture: NeighbourPictures.Picture?) {
+        if let picture { neighbours.remember(picture, of: photo) }
+        FrameClock.afterNextPaint(of: page) { [weak self] in
+            guard let self, !self.isClosed, self.current.id == photo.id else { return }
+            self.neighbours.keep(self.neighbourhood(of: photo))
+        }
+        guard picture?.isSharp != true, let sharper else { return }
+        loadTask = Task { [weak self] in
+            guard let file = await sharper(photo), let large = await Texture.load(path: file.path, maxSize: 4096),
+                  let self, !Task.isCancelled, self.current.id == photo.id,
+                  large.width > (picture?.texture.width ?? 0) else { return }
+            self.image.sharpen(large)
+            self.neighbours.remember(NeighbourPictures.Picture(texture: large, isSharp: true), of: photo)
+            Self.events.send(.sharpened(photo, width: Int(large.width), page: self.page))
+        }
+    }
+
+    /// The photo and the ones ← and → show next.
+    private func neighbourhood(of photo: Photo) -> [Photo] {
+        let photos = album.photos()
+        guard let index = photos.firstIndex(where: { $0.id == photo.id }) else { return [photo] }
+        return photos[max(0, index - 1)...min(photos.count - 1, index + 1)].map { $0 }
     }
 
     /// The neighbour `offset` photos away, if there is one.

@@ -292,6 +292,7 @@ final class MainWindow {
         closeViewer()
         let viewer = PhotoViewer(photo: photo, album: album, window: window)
         viewer.sharper = { [unowned self] photo in await self.sharperFile(photo) }
+        viewer.cachedSharper = { [unowned self] photo in self.app.largePhotos.cachedFile(for: photo) }
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         viewer.showToast = { [unowned self] title in self.showToast(title) }
         viewer.onEmpty = { [unowned self] in self.navigation.pop() }
