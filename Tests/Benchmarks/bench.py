@@ -28,6 +28,7 @@ sys.path.insert(0, str(HERE.parent / "AppTests"))
 sys.path.insert(0, str(HERE))
 
 import report  # noqa: E402
+import memory_bench  # noqa: E402
 import seed  # noqa: E402
 import viewer_bench  # noqa: E402
 from floors import Floors  # noqa: E402
@@ -81,6 +82,8 @@ class RunningApp:
 
 
 class Bench:
+    window = WINDOW
+
     def __init__(self, workdir: Path, runs: int, floors: Floors, loaded_floor: bool = False,
                  display: str = "x11") -> None:
         self.loaded_floor = loaded_floor
@@ -267,46 +270,7 @@ class Bench:
             app_runs.append(phases(app.trace, app.started)["first_frame"])
         return {"P4x": summary(app_runs, floor_runs, unit="ms", target=1.2)}
 
-    # ------------------------------------------------------------------ P5
-
-    def p5_memory(self, cycles: int) -> dict:
-        scrolled, growth = [], []
-        dirs, pin = self.stored_album("p5", 1000)
-        last_id = sqlite3.connect(dirs.database).execute(
-            "SELECT id FROM photo WHERE pin_id = ? ORDER BY position DESC LIMIT 1", (pin,)).fetchone()[0]
-        for _ in range(self.runs):
-            app = RunningApp(self, dirs)
-            try:
-                self.settle(app)
-                app.open_pin(pin)
-                app.trace.wait("visible_painted")
-                self.scroll_to_end(app, last_id)
-                time.sleep(0.5)
-                scrolled.append(app.rss_mb())
-                after_first = None
-                for cycle in range(cycles):
-                    app.action("back", window=True)
-                    app.trace.wait("album_closed", count=cycle + 1)
-                    app.open_pin(pin)
-                    app.trace.wait("visible_painted", count=cycle + 2)
-                    if cycle == 0:
-                        time.sleep(0.3)
-                        after_first = app.rss_mb()
-                time.sleep(0.3)
-                growth.append((app.rss_mb() - after_first) / after_first * 100)
-            finally:
-                app.stop()
-        return {"P5": summary(scrolled, None, unit="MB", target=200.0),
-                "P5b": summary(growth, None, unit="%", target=2.0)}
-
-    def scroll_to_end(self, app: RunningApp, last_id: int) -> None:
-        """Mouse-wheel scrolling over the grid until the album's last photo has been shown."""
-        self.x.xdotool("mousemove", str(WINDOW[0] // 2), str(WINDOW[1] * 2 // 3))
-        for _ in range(60):
-            self.x.xdotool("click", "--repeat", "20", "--delay", "8", "5")
-            if any(e["photo"] == last_id for e in app.trace.events("photo_shown")):
-                return
-        raise RuntimeError("scrolling never reached the album's last photo")
+    # P5, P5b and P5v: memory_bench.py; P11: viewer_bench.py
 
     # ------------------------------------------------------------------ P6 and P7
 
@@ -460,7 +424,7 @@ class Bench:
 
 # P4 and P13 are short and noisy: they run three times as many pairs.
 SHORT_RUNS_FACTOR = 3
-MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P6", "P7", "P7X", "P10", "P11", "P12", "P13")
+MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P10", "P11", "P12", "P13")
 
 
 def main() -> int:
@@ -482,7 +446,7 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P4x, P5b, P7x, P10–P13)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P4x, P5b, P5v, P7x, P10–P13)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
@@ -490,7 +454,7 @@ def main() -> int:
     if args.keep:
         print(f"work folder: {temp}")
     bench = Bench(temp, args.runs, floors, args.loaded_floor, args.display)
-    for measure in ("P5", "P11"):
+    for measure in ("P5", "P5V", "P11"):
         if args.display == "wayland" and measure in selected:
             # They scroll, click and press keys with xdotool, which has no Wayland counterpart here.
             print(f"{measure} is not measured on Wayland")
@@ -506,7 +470,9 @@ def main() -> int:
         if "P4X" in selected:
             results.update(bench.p4_many_pins())
         if "P5" in selected:
-            results.update(bench.p5_memory(args.cycles))
+            results.update(memory_bench.album_memory(bench, RunningApp, args.cycles))
+        if "P5V" in selected:
+            results.update(memory_bench.viewer_memory(bench, RunningApp))
         if selected & {"P6", "P7", "P7X"}:
             results.update(bench.tours({"P7x" if m == "P7X" else m for m in selected}))
         if "P10" in selected:

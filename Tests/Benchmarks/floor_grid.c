@@ -11,6 +11,9 @@
  *     floor-grid album LIST   LIST has lines "PATH": the grid opens over all of them; a cell
  *                             decodes its photo when bound; traces "visible_painted" after the
  *                             first frame in which every cell in view shows its photo.
+ *     floor-grid scroll LIST  As album, but it stays open (P5's floor: its memory once scrolled
+ *                             to the end), tracing "photo_shown" {index} as each cell shows its
+ *                             photo.
  *
  * Events go to VT_TRACE in the app's format (floor_trace.h). */
 #include "floor_trace.h"
@@ -25,6 +28,7 @@ typedef struct {
 } Entry;
 
 static gboolean filling;
+static gboolean staying;   /* scroll: open until killed */
 static GPtrArray *entries;   /* of Entry */
 static GListModel *model;    /* fill: GdkTexture items; album: GtkStringObject paths */
 static GtkWidget *window, *toolbar, *scrolled;
@@ -110,6 +114,7 @@ static void cell_decoded(GObject *source, GAsyncResult *result, gpointer data) {
     if (texture != NULL && g_object_get_data(G_OBJECT(item), "load") == g_task_get_cancellable(G_TASK(result))) {
         gtk_picture_set_paintable(GTK_PICTURE(gtk_list_item_get_child(item)), GDK_PAINTABLE(texture));
         g_object_set_data(G_OBJECT(item), "load", NULL);
+        if (staying) trace_event("photo_shown", "\"index\":%u", gtk_list_item_get_position(item));
     }
     g_clear_object(&texture);
     g_object_unref(item);
@@ -138,7 +143,7 @@ static void check_visible(GdkFrameClock *clock, gpointer data) {
         return;
     g_signal_handler_disconnect(clock, paint_handler);
     trace_event("visible_painted", "\"cells\":%u", visible);
-    quit();
+    if (!staying) quit();
 }
 
 /* ------------------------------------------------------------ the grid */
@@ -251,11 +256,12 @@ static GPtrArray *read_list(const char *path, gboolean with_offsets) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3 || (strcmp(argv[1], "fill") != 0 && strcmp(argv[1], "album") != 0)) {
-        fprintf(stderr, "usage: %s fill|album LIST\n", argv[0]);
+    if (argc != 3 || (strcmp(argv[1], "fill") != 0 && strcmp(argv[1], "album") != 0 && strcmp(argv[1], "scroll") != 0)) {
+        fprintf(stderr, "usage: %s fill|album|scroll LIST\n", argv[0]);
         return 2;
     }
     filling = strcmp(argv[1], "fill") == 0;
+    staying = strcmp(argv[1], "scroll") == 0;
     entries = read_list(argv[2], filling);
     adw_init();
     window = adw_window_new();

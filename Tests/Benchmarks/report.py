@@ -10,8 +10,9 @@ NAMES = {
     "P2": "longest main-loop stall while P1 fills; floor: floor-grid fill (same photos, same arrival times)",
     "P3": "open stored 500-photo album → visible cells painted; floor: floor-grid album (same files)",
     "P4": "start → first frame, 2,000 pins + 100,000 photos; floor: floor-start (AdwApplicationWindow + map)",
-    "P5": "RSS after scrolling a 1,000-photo album end to end",
+    "P5": "RSS after scrolling a 1,000-photo album end to end; floor: floor-grid scroll, the same files",
     "P5b": "RSS growth over album open/close cycles",
+    "P5v": "RSS after 10 viewer pages of sharper photos; floor: floor-viewer holding the same 11 decoded",
     "P6": "frame time p95 flying/zooming 3 → 8 → 3, 5,000 pins; floor: the same tour, 0 pins",
     "P7": "frame time p95 flying/zooming 3 → 8 → 3, 20,000 pins; floor: the same tour, 0 pins",
     "P4x": "start → first frame, 100,000 pins; floor: floor-start",
@@ -45,6 +46,8 @@ def print_table(results: dict) -> None:
         print(f"{key:{width}} {fmt(r['median'], unit):>10} {fmt(r['min'], unit):>10} {fmt(r['max'], unit):>10} "
               f"{floor:>10} {ratio:>6}  {target_text(r):>20}  {'yes' if r['met'] else 'NO ':3}  {NAMES.get(key.split()[0], key)}")
     for key, r in results.items():
+        if "diagnostic" in r:
+            print(f"{key} diagnostic: {r['diagnostic']}")
         if "floor_while_downloading" in r:
             loaded = r["floor_while_downloading"]
             print(f"{key} diagnostic: its floor while curl downloads the same photos {fmt(loaded['median'], r['unit'])}, "

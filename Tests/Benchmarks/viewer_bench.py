@@ -28,15 +28,7 @@ SHARP_SIZE = "1024x768"
 def measure(bench, running_app, floor_program: Path) -> dict:
     frames, floor_frames, sharp, curl = [], [], [], []
     for _ in range(bench.runs):
-        dirs, pin = bench.stored_album("p11", PRESSES + 40)
-        with seed.connect(dirs.database) as db:
-            db.execute("UPDATE photo SET large_url = replace(remote_url, '_640x480.jpg', ?) WHERE pin_id = ?",
-                       (f"_{SHARP_SIZE}.jpg", pin))
-        rows = sqlite3.connect(dirs.database).execute(
-            "SELECT id, file_name, large_url FROM photo WHERE pin_id = ? ORDER BY position", (pin,)).fetchall()
-        # The service makes each image the first time it is asked for: made beforehand, neither
-        # the app nor curl waits for that.
-        curl_times([r[2] for r in rows], dirs.root / "warm")
+        dirs, pin, rows = album_with_sharper_versions(bench, PRESSES + 40)
         bench.service.control("latency", ms=40)
         try:
             first, app_frames, app_sharp = run_app(bench, running_app, dirs, pin, [r[0] for r in rows])
@@ -52,25 +44,45 @@ def measure(bench, running_app, floor_program: Path) -> dict:
             "P11 sharp": summary(sharp, curl, unit="ms", target=1.2)}
 
 
+def album_with_sharper_versions(bench, count: int):
+    """A stored album whose photos each have a sharper version at the service; returns its
+    folders, the pin and the photos' (id, file name, sharper URL) in order."""
+    dirs, pin = bench.stored_album("p11", count)
+    with seed.connect(dirs.database) as db:
+        db.execute("UPDATE photo SET large_url = replace(remote_url, '_640x480.jpg', ?) WHERE pin_id = ?",
+                   (f"_{SHARP_SIZE}.jpg", pin))
+    rows = sqlite3.connect(dirs.database).execute(
+        "SELECT id, file_name, large_url FROM photo WHERE pin_id = ? ORDER BY position", (pin,)).fetchall()
+    # The service makes each image the first time it is asked for: made beforehand, neither
+    # the app nor curl waits for that.
+    curl_times([r[2] for r in rows], dirs.root / "warm")
+    return dirs, pin, rows
+
+
+def open_viewer(bench, app, pin: int, ids: list[int]) -> int:
+    """Opens the album and double-clicks a photo of its first screen; returns its position."""
+    bench.settle(app)
+    app.open_pin(pin)
+    # Once its slide-in is over: a click meanwhile lands on a moving cell.
+    app.trace.wait("album_page_shown", timeout=30)
+    focus_window(bench, app.proc.pid)
+    # A cell of the grid's second row (the window is at the screen's origin), in one xdotool
+    # call: the moves and the double-click are ordered on its X connection. The pointer comes
+    # from elsewhere: left where the last run's click was, the new window never hears of it.
+    bench.x.xdotool("mousemove", "1", "1", "mousemove", "120", "330", "click", "--repeat", "2", "--delay", "80", "1")
+    opened = app.trace.wait("viewer_shown", timeout=20)
+    # The keys go to the window with the focus: the viewer's, whatever had it before.
+    app.trace.wait("viewer_page_shown", timeout=20)
+    focus_window(bench, app.proc.pid)
+    return ids.index(opened["photo"])
+
+
 def run_app(bench, running_app, dirs, pin: int, ids: list[int]) -> tuple[int, list[float], list[float]]:
-    """Opens the album, double-clicks a photo of its first screen and presses → 50 times; returns
-    the position of the photo opened, the frames (ms) and the times to each sharper version (ms)."""
+    """Opens a photo of the album and presses → 50 times; returns the position of the photo
+    opened, the frames (ms) and the times to each sharper version (ms)."""
     app = running_app(bench, dirs)
     try:
-        bench.settle(app)
-        app.open_pin(pin)
-        # Once its slide-in is over: a click meanwhile lands on a moving cell.
-        app.trace.wait("album_page_shown", timeout=30)
-        focus_window(bench, app.proc.pid)
-        # A cell of the grid's second row (the window is at the screen's origin), in one xdotool
-        # call: the moves and the double-click are ordered on its X connection. The pointer comes
-        # from elsewhere: left where the last run's click was, the new window never hears of it.
-        bench.x.xdotool("mousemove", "1", "1", "mousemove", "120", "330", "click", "--repeat", "2", "--delay", "80", "1")
-        opened = app.trace.wait("viewer_shown", timeout=20)
-        # The keys go to the window with the focus: the viewer's, whatever had it before.
-        app.trace.wait("viewer_page_shown", timeout=20)
-        focus_window(bench, app.proc.pid)
-        first = ids.index(opened["photo"])
+        first = open_viewer(bench, app, pin, ids)
         if first + PRESSES >= len(ids):
             raise RuntimeError(f"the viewer opened photo {first}, too far down for {PRESSES} presses")
         frames, sharp = [], []
