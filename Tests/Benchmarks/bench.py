@@ -29,6 +29,7 @@ sys.path.insert(0, str(HERE))
 
 import report  # noqa: E402
 import memory_bench  # noqa: E402
+import network_bench  # noqa: E402
 import seed  # noqa: E402
 import viewer_bench  # noqa: E402
 from floors import Floors  # noqa: E402
@@ -270,7 +271,7 @@ class Bench:
             app_runs.append(phases(app.trace, app.started)["first_frame"])
         return {"P4x": summary(app_runs, floor_runs, unit="ms", target=1.2)}
 
-    # P5, P5b and P5v: memory_bench.py; P11: viewer_bench.py
+    # P5, P5b and P5v: memory_bench.py; P8 and P9: network_bench.py; P11: viewer_bench.py
 
     # ------------------------------------------------------------------ P6 and P7
 
@@ -424,7 +425,7 @@ class Bench:
 
 # P4 and P13 are short and noisy: they run three times as many pairs.
 SHORT_RUNS_FACTOR = 3
-MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P10", "P11", "P12", "P13")
+MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P8", "P9", "P10", "P11", "P12", "P13")
 
 
 def main() -> int:
@@ -446,7 +447,7 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P7, P4x, P5b, P5v, P7x, P10–P13)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P13, P4x, P5b, P5v, P7x)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
@@ -475,6 +476,8 @@ def main() -> int:
             results.update(memory_bench.viewer_memory(bench, RunningApp))
         if selected & {"P6", "P7", "P7X"}:
             results.update(bench.tours({"P7x" if m == "P7X" else m for m in selected}))
+        if selected & {"P8", "P9"}:
+            results.update(network_bench.measure(bench, RunningApp))
         if "P10" in selected:
             results.update(bench.album_bytes())
         if "P11" in selected:

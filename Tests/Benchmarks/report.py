@@ -17,6 +17,8 @@ NAMES = {
     "P7": "frame time p95 flying/zooming 3 → 8 → 3, 20,000 pins; floor: the same tour, 0 pins",
     "P4x": "start → first frame, 100,000 pins; floor: floor-start",
     "P7x": "frame time p95 flying/zooming 3 → 8 → 3, 100,000 pins; floor: the same tour, 0 pins",
+    "P8": "open a new pin → its first photo painted, through the link; floor: curl, the search then that photo",
+    "P9": "open a new pin → every cell in view painted, through the link; floor: curl, the search then those photos 8 at a time",
     "P10": "bytes of photos downloaded for an album; floor: the smallest uncropped size filling a cell",
     "P11": "photo viewer: → to the next photo painted (p95 of 50), and to the sharper version; floors: floor-viewer, curl",
     "P12": "frame time p95 touring an album's Map view, 250 located photos; floor: the same album, no positions",

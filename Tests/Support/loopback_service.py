@@ -164,6 +164,11 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             self._entry["bytes"] = self._entry.get("bytes", 0) + len(body)
 
     def _base(self) -> str:
+        # The address the client asked: through the bench's link emulator (another port), the
+        # photos' URLs in an answer go through it too. Anything but a loopback host:port is ignored.
+        host = self.headers.get("Host", "")
+        if re.fullmatch(r"127\.0\.0\.1:\d{1,5}", host):
+            return f"http://{host}"
         return self.server.base_url
 
     @property

@@ -50,7 +50,7 @@ final class AlbumPage {
         /// Placeholders appear: with a search's rows, or with a stored album that has photos to fetch.
         case placeholdersShown(count: Int)
         /// A cell shows its photo.
-        case photoShown(Int64)
+        case photoShown(Int64, page: NavigationPage)
         /// Every cell in view shows its photo (once per page).
         case visibleShown(cells: Int, page: NavigationPage)
     }
@@ -226,7 +226,7 @@ final class AlbumPage {
     private func forwardEvents() {
         let events = Self.events
         guard events.isObserved else { return }
-        grid.onPhotoShown = { id in events.send(.photoShown(id)) }
+        grid.onPhotoShown = { [unowned self] id in events.send(.photoShown(id, page: self.page)) }
         grid.onVisibleShown = { [unowned self] count in events.send(.visibleShown(cells: count, page: self.page)) }
         page.onShown { [pin] in events.send(.shown(pin)) }
     }

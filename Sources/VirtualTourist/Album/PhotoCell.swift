@@ -43,6 +43,7 @@ final class PhotoCell {
         position = (index, total)
         let title = photo.title.isEmpty ? tr("Untitled") : photo.title
         let (number, count) = (Localization.count(index + 1), Localization.count(total))
+        isPlaceholder = if case .placeholder = cell { true } else { false }
         switch cell {
         case .placeholder:
             // Translators: a grid cell's name for screen readers: "Loading photo 3 of 21".
@@ -141,6 +142,8 @@ final class PhotoCell {
 
     /// A decode for this cell is still running.
     var isLoading: Bool { loadTask != nil }
+    /// Bound to a photo still downloading: its placeholder is what shows.
+    private(set) var isPlaceholder = false
 
     private func cancelPendingTap() {
         MainLoop.remove(source: pendingTap)

@@ -27,7 +27,7 @@ final class PhotoGrid {
     var onPhotoShown: ((Int64) -> Void)?
     /// The selected photo changed (nil: none), by keys, a click or a tap.
     var onSelect: ((Int64?) -> Void)?
-    /// Called once, when every cell in view shows its photo (for the trace).
+    /// Called once, when every cell in view shows its photo, not a placeholder (for the trace).
     var onVisibleShown: ((Int) -> Void)?
 
     init(fileURL: @escaping (Photo) -> URL?) {
@@ -306,7 +306,7 @@ final class PhotoGrid {
         guard let report = onVisibleShown else { return }
         let height = Double(root.height)
         let visible = cells.values.filter { $0.boundPhotoID != nil && isNear($0, height: height, margin: 0) }
-        guard !visible.isEmpty, !visible.contains(where: { $0.isLoading || $0.hasPendingLoad }) else { return }
+        guard !visible.isEmpty, !visible.contains(where: { $0.isPlaceholder || $0.isLoading || $0.hasPendingLoad }) else { return }
         onVisibleShown = nil
         report(visible.count)
     }

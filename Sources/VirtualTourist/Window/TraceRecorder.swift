@@ -10,6 +10,8 @@ final class TraceRecorder {
     private var subscriptions: [Subscription] = []
     /// The open album's loader, followed for the end of its fill.
     private var album: AlbumLoader.Observation?
+    /// The album page whose first photo was traced.
+    private weak var firstPhotoPage: NavigationPage?
 
     /// Follows `window` and the scheduler's saves, when the trace is on.
     static func attach(to window: MainWindow, downloads: @autoclosure () -> DownloadScheduler,
@@ -60,11 +62,17 @@ final class TraceRecorder {
     }
 
     private func followPages() {
-        subscriptions.append(AlbumPage.events.observe { [trace] event in
+        subscriptions.append(AlbumPage.events.observe { [unowned self, trace] event in
             switch event {
             case .shown(let pin): trace.event("album_page_shown", Self.id("pin", pin.id))
             case .placeholdersShown(let count): trace.event("placeholders_shown", ["count": .int(count)])
-            case .photoShown(let id): trace.event("photo_shown", ["photo": .int(Int(id))])
+            case .photoShown(let id, let page):
+                trace.event("photo_shown", ["photo": .int(Int(id))])
+                // The album's first photo on screen (P8): once per album page.
+                if self.firstPhotoPage !== page {
+                    self.firstPhotoPage = page
+                    trace.eventAfterNextPaint("first_photo_painted", of: page, ["photo": .int(Int(id))])
+                }
             case .visibleShown(let cells, let page): trace.eventAfterNextPaint("visible_painted", of: page, ["cells": .int(cells)])
             }
         })
