@@ -190,7 +190,10 @@ class Bench:
                     "SELECT remote_url, file_name FROM photo WHERE pin_id = ? ORDER BY position", (pin,)).fetchall()
                 # Before curl asks for the same URLs.
                 arrivals = self.arrivals(photos, dirs.data_dir / "photos", opened)
-                curl_times.append(self.floors.curl([url for url, _ in photos], dirs.root / "curl"))
+                # The same transfers: the search the app made first, then the photos.
+                search = next(r for r in self.service.requests("search"))
+                search_url = f"{self.service.base}{search['path']}?{search['query']}"
+                curl_times.append(self.floors.curl([url for url, _ in photos], dirs.root / "curl", first=search_url))
                 floor_stalls.append(self.floors.fill(arrivals, dirs.root, self.environment(dirs)))
                 if self.loaded_floor:
                     loaded_stalls.append(self.floors.fill_while_downloading(

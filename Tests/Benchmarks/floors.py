@@ -26,12 +26,18 @@ class Floors:
                 raise FileNotFoundError(f"{program} is missing (./meson-helpers/dev bench compiles it)")
 
     @staticmethod
-    def curl(urls: list[str], directory: Path) -> float:
-        """P1's floor, in seconds: curl fetching the same URLs, 8 at a time."""
+    def curl(urls: list[str], directory: Path, first: str | None = None) -> float:
+        """P1's floor, in seconds: curl fetching `first` (the album's search), then the photos'
+        URLs 8 at a time."""
         directory.mkdir()
         config = directory / "urls.txt"
         config.write_text("".join(f'url = "{u}"\noutput = "{directory}/{i}.jpg"\n' for i, u in enumerate(urls)))
         start = time.monotonic()
+        if first is not None:
+            searched = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--output", str(directory / "search"),
+                                       first], stderr=subprocess.PIPE, text=True, timeout=120)
+            if searched.returncode != 0:
+                raise RuntimeError(f"curl failed: {searched.stderr[-500:]}")
         # --parallel draws a progress meter even with --silent: keep stderr for errors only.
         done = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "8",
                                "--config", str(config)], stderr=subprocess.PIPE, text=True, timeout=120)

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 NAMES = {
-    "P1": "open pin → 250 photos shown (40 ms latency); floor: curl --parallel-max 8, same URLs",
+    "P1": "open pin → 250 photos shown (40 ms latency); floor: curl, the same search then the photos 8 at a time",
     "P2": "longest main-loop stall while P1 fills; floor: floor-grid fill (same photos, same arrival times)",
     "P3": "open stored 500-photo album → visible cells painted; floor: floor-grid album (same files)",
     "P4": "start → first frame, 2,000 pins + 100,000 photos; floor: floor-start (AdwApplicationWindow + map)",
