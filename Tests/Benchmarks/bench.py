@@ -321,7 +321,8 @@ class Bench:
         each source has that fills a cell at that scale uncropped (the album's copy is also what
         the viewer shows offline and what Export Album keeps), fetched from the same service."""
         results = {}
-        for scale in (1, 2):
+        # GDK_SCALE is X11's: on Wayland the scale is the compositor's output's (1 here).
+        for scale in (1, 2) if self.display == "x11" else (1,):
             for count in (21, 250):
                 for source in ("commons", "flickr"):
                     app_bytes, minimum = self.one_album_bytes(source, count, scale)
