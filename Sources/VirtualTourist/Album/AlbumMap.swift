@@ -103,9 +103,10 @@ final class AlbumMap {
         regroup()
     }
 
-    /// The stand-ins are hidden while the map moves and shown once it rests (nobody tabs through
-    /// a moving map, and the marker layer allocates each of them every frame: a fifth of a
-    /// frame of a flight over 250 photos). One that has the keyboard's focus keeps them shown.
+    /// The stand-ins are hidden while the map moves and shown once it rests: nobody tabs through
+    /// a moving map, and the marker layer allocates each of them every frame (P12's flight over
+    /// 250 photos: 1.28× the empty map with them, 1.17× without). One that has the keyboard's
+    /// focus keeps them shown.
     private func restStandIns() {
         if !map.markerHasFocus { map.showsMarkers = false }
         placeStandIns.schedule { [weak self] in

@@ -197,7 +197,7 @@ final class PhotoViewer {
         loadTask?.cancel()
         if let prefetched {
             Self.events.send(.pictureShown(photo, prefetched: true, page: page))
-            return afterFrame(of: photo, picture: prefetched)
+            return sharpenAndPrefetch(around: photo, picture: prefetched)
         }
         guard let path = album.fileURL(photo)?.path else { return }
         loadTask = Task { [weak self] in
@@ -207,14 +207,14 @@ final class PhotoViewer {
             self.image.show(texture, name: name)
             let picture = texture.map { NeighbourPictures.Picture(texture: $0, isSharp: false) }
             if picture != nil { Self.events.send(.pictureShown(photo, prefetched: false, page: self.page)) }
-            self.afterFrame(of: photo, picture: picture)
+            self.sharpenAndPrefetch(around: photo, picture: picture)
         }
     }
 
     /// The sharper version, when there is one, is asked for at once and takes the album's place
     /// as it is; the neighbours are decoded once the photo's frame is out (→ shows the next photo
     /// in the frame after the key, P11).
-    private func afterFrame(of photo: Photo, picture: NeighbourPictures.Picture?) {
+    private func sharpenAndPrefetch(around photo: Photo, picture: NeighbourPictures.Picture?) {
         if let picture { neighbours.remember(picture, of: photo) }
         FrameClock.afterNextPaint(of: page) { [weak self] in
             guard let self, !self.isClosed, self.current.id == photo.id else { return }
