@@ -27,26 +27,49 @@ class Floors:
 
     @staticmethod
     def curl(urls: list[str], directory: Path, first: str | None = None) -> float:
-        """P1's floor, in seconds: curl fetching `first` (the album's search), then the photos'
-        URLs 8 at a time."""
+        """P1's and P9's floor, in seconds: curl fetching `first` (the album's search; its own
+        transfer time), then the photos' URLs 8 at a time (from curl's start: a few ms more)."""
         directory.mkdir()
         config = directory / "urls.txt"
         config.write_text("".join(f'url = "{u}"\noutput = "{directory}/{i}.jpg"\n' for i, u in enumerate(urls)))
+        searching = sum(Floors.curl_each([first], directory / "search")) if first is not None else 0.0
         start = time.monotonic()
-        if first is not None:
-            searched = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--output", str(directory / "search"),
-                                       first], stderr=subprocess.PIPE, text=True, timeout=120)
-            if searched.returncode != 0:
-                raise RuntimeError(f"curl failed: {searched.stderr[-500:]}")
         # --parallel draws a progress meter even with --silent: keep stderr for errors only.
         done = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "8",
                                "--config", str(config)], stderr=subprocess.PIPE, text=True, timeout=120)
-        elapsed = time.monotonic() - start
+        elapsed = searching + time.monotonic() - start
         if done.returncode != 0:
             raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
         if len(list(directory.glob("*.jpg"))) != len(urls):
             raise RuntimeError("curl did not fetch every image")
         return elapsed
+
+    @staticmethod
+    def launch(args: list[str], files: list[Path], name: str, env: dict[str, str],
+               directory: Path) -> tuple[subprocess.Popen, Trace]:
+        """Starts a floor program that stays open (the caller drives and ends it): `args` and
+        then a listing of `files`, DIRECTORY/NAME.txt, tracing to DIRECTORY/NAME.jsonl."""
+        listing = directory / f"{name}.txt"
+        listing.write_text("".join(f"{path}\n" for path in files))
+        trace = Trace(directory / f"{name}.jsonl")
+        trace.path.unlink(missing_ok=True)
+        with open(directory / "floor.log", "ab") as log:
+            proc = subprocess.Popen([*args, str(listing)], env={**env, "VT_TRACE": str(trace.path)},
+                                    stdout=log, stderr=log, cwd=directory)
+        return proc, trace
+
+    @staticmethod
+    def curl_each(urls: list[str], directory: Path) -> list[float]:
+        """Seconds of each transfer (curl's `time_total`: its own start not counted), `urls`
+        fetched one after another by one curl on one connection into DIRECTORY/INDEX.jpg."""
+        directory.mkdir(exist_ok=True)
+        args = ["curl", "--silent", "--show-error", "--fail", "--write-out", "%{time_total}\\n"]
+        for index, url in enumerate(urls):
+            args += ["--output", str(directory / f"{index}.jpg"), url]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
+        return [float(line) for line in done.stdout.split()]
 
     def fill(self, arrivals: list[tuple[float, Path]], directory: Path, env: dict[str, str]) -> float:
         """P2's floor, in ms: the longest main-loop stall while the same photos are decoded and

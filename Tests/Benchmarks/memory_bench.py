@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import sqlite3
 import statistics
-import subprocess
 import time
 from pathlib import Path
 
 import viewer_bench
-from timing import Trace, summary
+from floors import Floors
+from timing import summary
 
 PAGES = 10
 
@@ -83,14 +83,8 @@ def scroll_to_end(bench, reached) -> None:
 
 def floor_grid_rss(bench, dirs, files: list[Path]) -> tuple[float, float]:
     """floor-grid's RSS with its first screen of photos, and once scrolled to the end."""
-    listing = dirs.root / "scroll.txt"
-    listing.write_text("".join(f"{path}\n" for path in files))
-    trace = Trace(dirs.root / "floor-scroll.jsonl")
-    trace.path.unlink(missing_ok=True)
-    with open(dirs.root / "floor.log", "ab") as log:
-        proc = subprocess.Popen([str(bench.floors.grid), "scroll", str(listing)],
-                                env={**bench.environment(dirs), "VT_TRACE": str(trace.path)},
-                                stdout=log, stderr=log, cwd=dirs.root)
+    proc, trace = Floors.launch([str(bench.floors.grid), "scroll"], files, "floor-scroll",
+                                bench.environment(dirs), dirs.root)
     try:
         trace.wait("visible_painted", timeout=60)
         time.sleep(0.5)
@@ -128,14 +122,8 @@ def viewer_memory(bench, running_app) -> dict:
 
 
 def floor_viewer_rss(bench, dirs, files: list[Path]) -> float:
-    listing = dirs.root / "viewer-memory.txt"
-    listing.write_text("".join(f"{path}\n" for path in files))
-    trace = Trace(dirs.root / "floor-viewer-memory.jsonl")
-    trace.path.unlink(missing_ok=True)
-    with open(dirs.root / "floor.log", "ab") as log:
-        proc = subprocess.Popen([str(bench.floors.viewer), str(listing)],
-                                env={**bench.environment(dirs), "VT_TRACE": str(trace.path)},
-                                stdout=log, stderr=log, cwd=dirs.root)
+    proc, trace = Floors.launch([str(bench.floors.viewer)], files, "floor-viewer-memory",
+                                bench.environment(dirs), dirs.root)
     try:
         trace.wait("viewer_ready", timeout=60)
         viewer_bench.focus_window(bench, proc.pid)

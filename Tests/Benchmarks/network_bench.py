@@ -23,6 +23,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import seed
+from floors import Floors
 from timing import summary
 
 HERE = Path(__file__).resolve().parent
@@ -102,7 +103,7 @@ def profile(bench, running_app, link: Link, name: str) -> dict:
         first_url = urls[first_painted["photo"]]
         screen_urls = [urls[photo] for photo in shown]
         first_curl.append(curl_sequence([search_url, first_url], dirs.root / "curl-first") * 1000)
-        screen_curl.append(curl_screen(search_url, screen_urls, dirs.root / "curl-screen") * 1000)
+        screen_curl.append(Floors.curl(screen_urls, dirs.root / "curl-screen", first=search_url) * 1000)
         # A new connection's handshake and the request: two round trips for the search, one more
         # for the photo (a connection of its own, as the app's scheduler may open).
         search_bytes = search.get("bytes", 0)
@@ -131,25 +132,4 @@ def wait_quiet(service, quiet: float, timeout: float = 60) -> None:
 def curl_sequence(urls: list[str], directory: Path) -> float:
     """Seconds for one curl fetching `urls` one after another on one connection (the sum of its
     transfers' own times: curl's start is not counted)."""
-    directory.mkdir(exist_ok=True)
-    args = ["curl", "--silent", "--show-error", "--fail", "--write-out", "%{time_total}\\n"]
-    for index, url in enumerate(urls):
-        args += ["--output", str(directory / f"{index}"), url]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
-    return sum(float(line) for line in done.stdout.split())
-
-
-def curl_screen(search_url: str, urls: list[str], directory: Path) -> float:
-    """Seconds for the search, then `urls` 8 at a time (from curl's start: a few ms more)."""
-    directory.mkdir(exist_ok=True)
-    config = directory / "urls.txt"
-    config.write_text("".join(f'url = "{u}"\noutput = "{directory}/{i}.jpg"\n' for i, u in enumerate(urls)))
-    searching = curl_sequence([search_url], directory / "search")
-    start = time.monotonic()
-    done = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "8",
-                           "--config", str(config)], stderr=subprocess.PIPE, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
-    return searching + time.monotonic() - start
+    return sum(Floors.curl_each(urls, directory))

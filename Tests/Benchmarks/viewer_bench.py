@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import sqlite3
 import statistics
-import subprocess
 import time
 from pathlib import Path
 
 import seed
+from floors import Floors
 from timing import Trace, percentile, summary
 
 PRESSES = 50
@@ -106,13 +106,7 @@ def run_app(bench, running_app, dirs, pin: int, ids: list[int]) -> tuple[int, li
 
 
 def run_floor(bench, program: Path, dirs, files: list[Path]) -> list[float]:
-    listing = dirs.root / "viewer-floor.txt"
-    listing.write_text("".join(f"{path}\n" for path in files))
-    trace = Trace(dirs.root / "floor-viewer.jsonl")
-    trace.path.unlink(missing_ok=True)
-    with open(dirs.root / "floor.log", "ab") as log:
-        proc = subprocess.Popen([str(program), str(listing)], env={**bench.environment(dirs), "VT_TRACE": str(trace.path)},
-                                stdout=log, stderr=log, cwd=dirs.root)
+    proc, trace = Floors.launch([str(program)], files, "floor-viewer", bench.environment(dirs), dirs.root)
     try:
         trace.wait("viewer_ready", timeout=60)
         focus_window(bench, proc.pid)
@@ -132,14 +126,7 @@ def run_floor(bench, program: Path, dirs, files: list[Path]) -> list[float]:
 
 def curl_times(urls: list[str], directory: Path) -> list[float]:
     """ms each, fetched one after another by one curl on one connection."""
-    directory.mkdir(exist_ok=True)
-    args = ["curl", "--silent", "--show-error", "--fail", "--write-out", "%{time_total}\\n"]
-    for index, url in enumerate(urls):
-        args += ["--output", str(directory / f"{index}.jpg"), url]
-    done = subprocess.run(args, capture_output=True, text=True, timeout=120)
-    if done.returncode != 0:
-        raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
-    return [float(line) * 1000 for line in done.stdout.split()]
+    return [seconds * 1000 for seconds in Floors.curl_each(urls, directory)]
 
 
 def wait_photo(trace: Trace, name: str, photo: int, after: float, timeout: float = 20.0) -> dict:
