@@ -9,7 +9,9 @@ void vt_accessible_set_label(GtkWidget *widget, const char *label) {
 }
 
 void vt_widget_set_accessible_role(GtkWidget *widget, GtkAccessibleRole role) {
-    g_object_set(widget, "accessible-role", role, NULL);
+    // Setting it again, even to the same role, is an error once GTK has made the accessible.
+    if (gtk_accessible_get_accessible_role(GTK_ACCESSIBLE(widget)) != role)
+        g_object_set(widget, "accessible-role", role, NULL);
 }
 
 void vt_accessible_set_description(GtkWidget *widget, const char *description) {

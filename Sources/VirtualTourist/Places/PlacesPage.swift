@@ -7,7 +7,7 @@ import Translation
 /// one types, newest first or by name. Choosing a row (Enter, a click or a tap) flies the map
 /// there and opens the album. This is also how a screen reader reaches pins out of view.
 /// The list is the store's, observed while the page is open; rows are made only for what is
-/// in view (GtkListView), so thousands of places open at once.
+/// near the view (`ListView`), so thousands of places open at once.
 @MainActor
 final class PlacesPage {
     let page: NavigationPage
