@@ -55,6 +55,26 @@ def test_the_viewer_fetches_a_sharper_version_once_and_keeps_it(launch, dirs, pa
     assert [e["path"] for e in loopback.requests("image") if e["path"].endswith("_1600x1200.jpg")] == originals
 
 
+def test_the_sharper_version_is_decoded_to_fit_and_whole_when_zoomed(launch, dirs, paris, loopback, tmp_path):
+    """The 1600 px version is decoded no larger than the view (GTK's software renderer would
+    scale it down again every frame); zoomed in, the photo gets its own pixels, and the zoom's
+    percentage is of those pixels throughout."""
+    app = launch(env={"VT_TRACE": str(tmp_path / "trace.jsonl")})
+    _, _, _, viewer = open_viewer(app, dirs, index=0)
+    sharpened = wait_sharpened(app)[0]
+    box = app.screen_rect(viewer.picture())
+    assert sharpened["width"] == 1600 and sharpened["decoded"] <= round(box.width) + 1, (sharpened, box)
+    fitted = app.events("viewer_zoom")[-1]["percent"]
+    assert abs(fitted - sharpened["decoded"] / 16) <= 1, f"{fitted}% of 1600 px shown {sharpened['decoded']} px wide"
+    assert not app.events("viewer_detail"), "the whole photo decoded before it was needed"
+    press_key(app, "plus")
+    detail = wait_for(lambda: app.events("viewer_detail"), 10,
+                      message=lambda: f"the photo's own pixels after a zoom; trace: {app.events()}")
+    assert detail[0]["width"] == 1600 and detail[0]["photo"] == sharpened["photo"], detail
+    # One step of 1.25 over the fitted size, still a percentage of the photo's 1600 px.
+    assert abs(app.events("viewer_zoom")[-1]["percent"] - fitted * 1.25) <= 1, app.events("viewer_zoom")
+
+
 def test_the_neighbours_are_ready_before_they_are_asked_for(launch, dirs, paris, loopback, tmp_path):
     """→ shows the next photo decoded while the one before it was looked at (item 4), and ← back
     to a photo whose sharper version was fetched shows that one at once, at its own size."""

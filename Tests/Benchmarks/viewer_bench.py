@@ -94,6 +94,9 @@ def run_app(bench, running_app, dirs, pin: int, ids: list[int]) -> tuple[int, li
             if press == PRESSES:
                 break
             wait_photo(app.trace, "viewer_neighbour_ready", following, after=0)
+            # As the floor: the key 100 ms after the last frame. GDK paces frames at the refresh
+            # rate, so a key 6 ms after the sharper version's frame waits 10 ms for its own.
+            time.sleep(max(0.0, sharpened["t"] + 0.1 - time.monotonic()))
             bench.x.xdotool("key", "Right")
             handled = app.trace.wait("viewer_shown", count=press + 2, timeout=20)
             painted = wait_photo(app.trace, "viewer_picture_painted", following, after=handled["t"])

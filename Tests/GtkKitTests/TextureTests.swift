@@ -85,6 +85,39 @@ final class TextureTests: XCTestCase {
         #endif
     }
 
+    /// The viewer's photo is decoded no larger than the view, keeping its shape and colours, and
+    /// says its own size; one smaller than the view is not enlarged.
+    func testFittedLoadFitsTheViewAndKnowsTheFullSize() throws {
+        let path = try writeJPEG(red: 200, green: 40, blue: 10, width: 1024, height: 768)
+        let fitted = try XCTUnwrap(try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(path: path, fitting: 700, 700) }
+        })
+        XCTAssertEqual([fitted.texture.width, fitted.texture.height], [700, 525])
+        XCTAssertEqual([fitted.fullWidth, fitted.fullHeight], [1024, 768])
+        XCTAssertFalse(fitted.isFull)
+        #if _endian(little)
+        XCTAssertEqual(gdk_texture_get_format(fitted.texture.pointer), GDK_MEMORY_B8G8R8A8_PREMULTIPLIED)
+        let middle = (262 * 700 + 350) * 4
+        let pixel = pixels(of: fitted.texture)
+        XCTAssertEqual(Int(pixel[middle + 2]), 200, accuracy: 6)
+        XCTAssertEqual(Int(pixel[middle + 1]), 40, accuracy: 6)
+        XCTAssertEqual(Int(pixel[middle + 3]), 255)
+        #endif
+
+        // Far larger than the view (over twice): the decoder halves first, the shape still kept.
+        let tall = try XCTUnwrap(try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(path: path, fitting: 200, 100) }
+        })
+        XCTAssertEqual(tall.texture.height, 100)
+        XCTAssertEqual(Double(tall.texture.width), 133.3, accuracy: 1)
+
+        let small = try XCTUnwrap(try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(path: path, fitting: 2000, 2000) }
+        })
+        XCTAssertEqual([small.texture.width, small.texture.height], [1024, 768])
+        XCTAssertTrue(small.isFull)
+    }
+
     func testUndecodableFileGivesNil() throws {
         let path = folder.appendingPathComponent("broken.jpg").path
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: path))

@@ -13,6 +13,8 @@ final class NeighbourPictures {
         let texture: Texture
         /// The sharper version: nothing better is to be fetched.
         let isSharp: Bool
+        /// The photo's own size, when the texture was decoded smaller (to fit the view).
+        var fullSize: (width: Int32, height: Int32)?
     }
 
     /// The file to decode for a photo, and whether it is the sharper version.
@@ -23,6 +25,8 @@ final class NeighbourPictures {
     private var loads: [Int64: Task<Void, Never>] = [:]
     /// A neighbour's picture is decoded (the benchmark waits for it).
     var onReady: ((Photo) -> Void)?
+    /// The view's size in device pixels, what a neighbour is decoded to fit.
+    var fittedPixels: (() -> (width: Int32, height: Int32)?)?
 
     init(locate: @escaping Locate) {
         self.locate = locate
@@ -51,11 +55,12 @@ final class NeighbourPictures {
         for photo in photos {
             guard let id = photo.id, pictures[id] == nil, loads[id] == nil, let file = locate(photo) else { continue }
             loads[id] = Task { [weak self] in
-                let texture = await Texture.load(path: file.url.path, maxSize: 4096)
+                let decoded = await PhotoViewer.decode(file.url, toFit: self?.fittedPixels?())
                 guard let self, !Task.isCancelled else { return }
                 self.loads[id] = nil
-                guard let texture else { return }
-                self.pictures[id] = Picture(texture: texture, isSharp: file.isSharp)
+                guard let decoded else { return }
+                self.pictures[id] = Picture(texture: decoded.texture, isSharp: file.isSharp,
+                                            fullSize: (decoded.fullWidth, decoded.fullHeight))
                 self.onReady?(photo)
             }
         }

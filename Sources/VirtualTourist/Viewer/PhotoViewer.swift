@@ -47,6 +47,8 @@ final class PhotoViewer {
     private let next = Button(icon: "go-next-symbolic", label: tr("Next Photo"))
     private var controllers: [EventController] = []
     private var loadTask: Task<Void, Never>?
+    /// Decoding the shown photo's own pixels, for a zoom or a larger window (`needsDetail`).
+    private var detailTask: Task<Void, Never>?
     private lazy var neighbours = NeighbourPictures { [unowned self] photo in
         if let sharp = self.cachedSharper?(photo) { return (sharp, true) }
         return self.album.fileURL(photo).map { ($0, false) }
@@ -62,8 +64,11 @@ final class PhotoViewer {
         case shown(Photo)
         /// The viewer's slide-in is over.
         case pageShown(Photo)
-        /// The photo's sharper version replaced the album's (its width in pixels).
-        case sharpened(Photo, width: Int, page: NavigationPage)
+        /// The photo's sharper version replaced the album's (its own width, and the width it was
+        /// decoded at to fit the view).
+        case sharpened(Photo, width: Int, decoded: Int, page: NavigationPage)
+        /// The photo's own pixels replaced a texture decoded to fit the view (a zoom).
+        case detailed(Photo, width: Int)
         /// The photo's picture is on the stage; `prefetched`: it was decoded before it was asked for.
         case pictureShown(Photo, prefetched: Bool, page: NavigationPage)
         /// A neighbour's picture is decoded, ready for ← or →.
@@ -90,6 +95,8 @@ final class PhotoViewer {
         controllers = [watchPointer(over: stage),
                        Self.keys.install(on: content, for: self, beforeChildren: true)]
         neighbours.onReady = { photo in Self.events.send(.neighbourReady(photo)) }
+        neighbours.fittedPixels = { [weak self] in self?.image.fittedPixels }
+        image.needsDetail = { [weak self] in self?.decodeAllDetail() }
         // The navigation view focuses the back button once the page is in: the photo takes the
         // keys instead.
         page.onShown { [weak self] in
@@ -170,6 +177,7 @@ final class PhotoViewer {
     func close() {
         isClosed = true
         loadTask?.cancel()
+        detailTask?.cancel()
         neighbours.clear()
         hideArrows.cancel()
     }
@@ -193,8 +201,10 @@ final class PhotoViewer {
         thenAndNow.isEnabled = ThenAndNowPage.pair(in: album.photos()) != nil
         Self.events.send(.shown(photo))
         let prefetched = neighbours.picture(of: photo)
-        image.show(prefetched?.texture, name: name)
+        image.show(prefetched?.texture, name: name, fullSize: prefetched?.fullSize)
         loadTask?.cancel()
+        detailTask?.cancel()
+        detailTask = nil
         if let prefetched {
             Self.events.send(.pictureShown(photo, prefetched: true, page: page))
             return sharpenAndPrefetch(around: photo, picture: prefetched)
@@ -222,12 +232,39 @@ final class PhotoViewer {
         }
         guard picture?.isSharp != true, let sharper else { return }
         loadTask = Task { [weak self] in
-            guard let file = await sharper(photo), let large = await Texture.load(path: file.path, maxSize: 4096),
-                  let self, !Task.isCancelled, self.current.id == photo.id,
-                  large.width > (picture?.texture.width ?? 0) else { return }
-            self.image.sharpen(large)
-            self.neighbours.remember(NeighbourPictures.Picture(texture: large, isSharp: true), of: photo)
-            Self.events.send(.sharpened(photo, width: Int(large.width), page: self.page))
+            guard let file = await sharper(photo), let self,
+                  let large = await Self.decode(file, toFit: self.image.fittedPixels),
+                  !Task.isCancelled, self.current.id == photo.id,
+                  large.fullWidth > picture?.fullSize?.width ?? picture?.texture.width ?? 0 else { return }
+            let fullSize = (large.fullWidth, large.fullHeight)
+            self.image.sharpen(large.texture, fullSize: fullSize)
+            self.neighbours.remember(.init(texture: large.texture, isSharp: true, fullSize: fullSize), of: photo)
+            Self.events.send(.sharpened(photo, width: Int(large.fullWidth), decoded: Int(large.texture.width),
+                                        page: self.page))
+        }
+    }
+
+    /// A photo's file decoded to fit `box` (device pixels), or whole when the view has no size
+    /// yet. A photo larger than 4096 px was refused when it was downloaded.
+    static func decode(_ file: URL, toFit box: (width: Int32, height: Int32)?) async -> Texture.Fitted? {
+        await Texture.load(path: file.path, fitting: box?.width ?? 4096, box?.height ?? 4096)
+    }
+
+    /// The best file of the photo shown (its sharper version when on disk, else the album's).
+    private var bestFile: URL? { cachedSharper?(current) ?? album.fileURL(current) }
+
+    /// The photo is drawn larger than the texture decoded to fit the view: its own pixels.
+    private func decodeAllDetail() {
+        guard detailTask == nil, let file = bestFile else { return }
+        let photo = current
+        detailTask = Task { [weak self] in
+            let full = await Self.decode(file, toFit: nil)
+            guard let self, !Task.isCancelled, self.current.id == photo.id, let full else { return }
+            let fullSize = (full.fullWidth, full.fullHeight)
+            self.image.sharpen(full.texture, fullSize: fullSize)
+            self.neighbours.remember(.init(texture: full.texture, isSharp: file != self.album.fileURL(photo),
+                                           fullSize: fullSize), of: photo)
+            Self.events.send(.detailed(photo, width: Int(full.texture.width)))
         }
     }
 
@@ -306,6 +343,15 @@ final class PhotoViewer {
             showToast?(tr("This photo cannot be copied"))
             return
         }
+        // What is shown may have been decoded to fit the view: the copy has every pixel.
+        guard !image.hasAllDetail, let file = bestFile else { return copy(texture) }
+        Task { [weak self] in
+            let full = await Self.decode(file, toFit: nil)
+            self?.copy(full?.texture ?? texture)
+        }
+    }
+
+    private func copy(_ texture: Texture) {
         Clipboard.copy(texture, from: image.root)
         showToast?(tr("Image copied"))
     }

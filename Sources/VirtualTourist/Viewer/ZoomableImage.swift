@@ -20,10 +20,14 @@ final class ZoomableImage {
     static let zoomChanged = Broadcast<(zoom: Double, percent: Int)>()
     /// A swipe at fit size: true for the next photo (finger moving left), false for the previous.
     var onSwipe: ((_ forward: Bool) -> Void)?
+    /// The photo is shown larger than its texture, which has fewer pixels than the photo (it was
+    /// decoded to fit the view): a zoom, or a larger window. Answered with `sharpen`.
+    var needsDetail: (() -> Void)?
 
     private let picture = Picture(fit: .contain)
     /// The photo shown, once decoded.
     private(set) var texture: Texture?
+    /// The photo's own size, which a texture decoded to fit the view has fewer pixels than.
     private var imageSize: (width: Double, height: Double)?
     /// The size the current zoom was laid out for: a resized window lays it out again.
     private var laidOutFor: (width: Int32, height: Int32) = (0, 0)
@@ -51,23 +55,49 @@ final class ZoomableImage {
         addGestures()
     }
 
-    /// Shows `texture` fitted (nil: nothing yet, or a file that does not decode).
-    func show(_ texture: Texture?, name: String) {
+    /// Shows `texture` fitted (nil: nothing yet, or a file that does not decode); `fullSize`, the
+    /// photo's own size when the texture has fewer pixels.
+    func show(_ texture: Texture?, name: String, fullSize: (width: Int32, height: Int32)? = nil) {
         picture.setTexture(texture)
         self.texture = texture
-        imageSize = texture.map { (Double($0.width), Double($0.height)) }
+        imageSize = Self.size(of: texture, fullSize: fullSize)
         picture.setAccessibleLabel(name)
         setZoom(1)
     }
 
     /// A sharper version of the photo shown: the same picture with more pixels, so the zoom and
     /// the scroll position stay where they are and nothing flashes.
-    func sharpen(_ texture: Texture) {
+    func sharpen(_ texture: Texture, fullSize: (width: Int32, height: Int32)? = nil) {
         picture.setTexture(texture)
         self.texture = texture
-        imageSize = (Double(texture.width), Double(texture.height))
+        imageSize = Self.size(of: texture, fullSize: fullSize)
         // Laid out again in case its shape differs a little (rounded sizes); describes the zoom.
         setZoom(zoom)
+    }
+
+    private static func size(of texture: Texture?, fullSize: (width: Int32, height: Int32)?) -> (width: Double, height: Double)? {
+        if let fullSize { return (Double(fullSize.width), Double(fullSize.height)) }
+        return texture.map { (Double($0.width), Double($0.height)) }
+    }
+
+    /// The device pixels the photo fills when fitted: what to decode it at.
+    var fittedPixels: (width: Int32, height: Int32)? {
+        let scale = max(1, root.scaleFactor)
+        guard root.width > 0, root.height > 0 else { return nil }
+        return (root.width * scale, root.height * scale)
+    }
+
+    /// The texture has every pixel of the photo.
+    var hasAllDetail: Bool {
+        guard let texture, let imageSize else { return true }
+        return Double(texture.width) >= imageSize.width
+    }
+
+    /// Asks for the photo's own pixels when it is drawn larger than its texture.
+    private func askForDetailIfNeeded() {
+        guard !hasAllDetail, let texture, let imageSize, let fitScale else { return }
+        let drawnWidth = imageSize.width * fitScale * zoom * Double(max(1, root.scaleFactor))
+        if drawnWidth > Double(texture.width) + 1 { needsDetail?() }
     }
 
     var isZoomed: Bool { zoom > 1 }
@@ -119,6 +149,7 @@ final class ZoomableImage {
         vertical.set(value: fractionY * contentHeight - anchor.y, upper: contentHeight, pageSize: height)
         root.setCursor(named: newZoom > 1 ? "grab" : nil)
         describe()
+        askForDetailIfNeeded()
     }
 
     /// The zoom, for screen readers (and the tests): the photo's name stays its label.
@@ -135,6 +166,7 @@ final class ZoomableImage {
 
     /// A window resized while zoomed: the same zoom, recomputed for the new fitted size.
     private func relayoutIfResized() {
+        askForDetailIfNeeded()
         guard zoom > 1, laidOutFor != (root.width, root.height), root.width > 0 else { return }
         MainLoop.idle { [weak self] in
             guard let self, self.zoom > 1 else { return }
