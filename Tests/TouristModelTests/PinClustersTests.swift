@@ -51,6 +51,78 @@ final class PinClustersTests: XCTestCase {
         XCTAssertEqual(clusters.clusters(level: 5).map(\.key), ["pin 2"])
     }
 
+    /// A pin named (or its album filled) keeps every level's grouping; `latest` gives its new
+    /// values. A pin moved, added or gone is not a refresh.
+    func testNewValuesOfTheSamePinsKeepTheGrouping() {
+        var clusters = PinClusters(pins: [pin(1, 48.85, 2.29), pin(2, 48.86, 2.30), pin(3, 45.76, 4.84)])
+        let grouped = clusters.clusters(level: 8)
+        var named = clusters.pins
+        named[2].placeName = "Lyon"
+        XCTAssertTrue(clusters.refreshValues(named))
+        XCTAssertTrue(clusters.hasClusters(level: 8), "the level was grouped again")
+        XCTAssertEqual(clusters.clusters(level: 8), grouped)
+        let lyon = try! XCTUnwrap(grouped.first { $0.count == 1 }?.pins.first)
+        XCTAssertNil(lyon.placeName, "the cluster keeps the values it was grouped with")
+        XCTAssertEqual(clusters.latest(lyon).placeName, "Lyon")
+        XCTAssertEqual(clusters.pins, named)
+
+        var moved = named
+        moved[0] = pin(1, 40, 2.29)
+        XCTAssertFalse(clusters.refreshValues(moved))
+        XCTAssertEqual(clusters.pins, named, "a refused refresh changes nothing")
+        XCTAssertFalse(clusters.refreshValues(Array(named.dropLast())))
+        XCTAssertFalse(clusters.refreshValues(named + [pin(4, 1, 1)]))
+
+        // Not in id order (a pin added locally before the store's list came): found all the same.
+        var shuffled = PinClusters(pins: [pin(9, 1, 1), pin(4, 2, 2)])
+        var renamed = shuffled.pins
+        renamed[1].placeName = "Four"
+        XCTAssertTrue(shuffled.refreshValues(renamed))
+        XCTAssertEqual(shuffled.latest(pin(4, 2, 2)).placeName, "Four")
+        XCTAssertEqual(shuffled.latest(pin(7, 0, 0)).id, 7, "an unknown pin is itself")
+    }
+
+    /// The grid grouping is the plain greedy one: each point not yet taken, in order, takes
+    /// every untaken point within the cell size, scanning the 3 × 3 cells around it row by row
+    /// and each cell's points in order. Checked against that, written the obvious way, on
+    /// random points (negative ones too, as a photo map's can be).
+    func testGroupingMatchesThePlainGreedyGrouping() {
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<40 {
+            let count = Int.random(in: 0...400, using: &generator)
+            let spread = [50.0, 400, 5000][round % 3]
+            let points = (0..<count).map { _ in
+                (x: Double.random(in: -spread...spread, using: &generator), y: Double.random(in: -spread...spread, using: &generator))
+            }
+            XCTAssertEqual(PinClusters.groupPoints(points, cellSize: 40), Self.plainGrouping(points, cellSize: 40),
+                           "\(count) points over ±\(spread)")
+        }
+    }
+
+    private static func plainGrouping(_ points: [(x: Double, y: Double)], cellSize: Double) -> [[Int]] {
+        func cell(_ p: (x: Double, y: Double)) -> [Int] { [Int((p.x / cellSize).rounded(.down)), Int((p.y / cellSize).rounded(.down))] }
+        var taken = Set<Int>()
+        var groups: [[Int]] = []
+        for (index, point) in points.enumerated() where !taken.contains(index) {
+            taken.insert(index)
+            var members = [index]
+            let home = cell(point)
+            for dx in -1...1 {
+                for dy in -1...1 {
+                    for other in points.indices where !taken.contains(other) && cell(points[other]) == [home[0] + dx, home[1] + dy] {
+                        let (ox, oy) = (points[other].x - point.x, points[other].y - point.y)
+                        if ox * ox + oy * oy <= cellSize * cellSize {
+                            taken.insert(other)
+                            members.append(other)
+                        }
+                    }
+                }
+            }
+            groups.append(members)
+        }
+        return groups
+    }
+
     func testVisibleClustersAreCulledToTheViewAndMargin() {
         // A 5 × 5 grid of pins one degree apart around (0, 0).
         var pins: [Pin] = []

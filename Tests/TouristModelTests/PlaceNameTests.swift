@@ -166,7 +166,7 @@ final class PinNamerTests: XCTestCase {
 
     func testUnusableStoredNamesReadAsPlainText() async throws {
         let pin = try store.addPin(latitude: 1, longitude: 1)
-        try store.setPlaceName("Line\none\u{0}", pinId: pin.id!)
+        try await store.setPlaceName("Line\none\u{0}", pinId: pin.id!)
         XCTAssertEqual(try store.pin(id: pin.id!)?.placeName, "Line one")
     }
 }
@@ -220,7 +220,7 @@ final class MyPlacesTests: XCTestCase {
 
     func testTheUsersNameWinsAndRenamingBackUndoesIt() async throws {
         let pin = try store.addPin(latitude: 48.8867, longitude: 2.3431)
-        try store.setPlaceName("Montmartre, Paris", pinId: pin.id!)
+        try await store.setPlaceName("Montmartre, Paris", pinId: pin.id!)
         XCTAssertNil(try store.renamePin(id: pin.id!, to: "  Sacré-Cœur\n"))
         XCTAssertEqual(try store.pin(id: pin.id!)?.title, "Sacré-Cœur")
         XCTAssertEqual(try store.pin(id: pin.id!)?.accessibleName, "Pin at Sacré-Cœur")

@@ -11,9 +11,9 @@ import Translation
 public struct PinClusters: Sendable {
     /// One marker's worth of pins.
     public struct Cluster: Sendable, Equatable {
-        /// Stable while its pins stay together: a lone pin keeps its marker across zoom levels.
-        public let key: String
         public let pins: [Pin]
+        /// The level it was grouped at (a group's key names it).
+        let level: Int
         /// Mean position of the pins, in degrees.
         public let coordinate: Coordinate
         /// Mean position in world pixels at the cluster's level.
@@ -21,6 +21,12 @@ public struct PinClusters: Sendable {
         let y: Double
 
         public var count: Int { pins.count }
+
+        /// Stable while its pins stay together: a lone pin keeps its marker across zoom levels.
+        /// Made when asked (for the few in view), not for each of 100,000 pins at every level.
+        public var key: String {
+            count == 1 ? "pin \(pins[0].clusterKey)" : "group \(level)/\(pins[0].clusterKey)/\(count)"
+        }
 
         /// "12 pins near 48.86, 2.29": the group's name for screen readers and its tooltip.
         public var accessibleName: String {
@@ -54,6 +60,34 @@ public struct PinClusters: Sendable {
         levels.removeAll()
     }
 
+    /// Takes `pins` as the same pins with other values (a place name, an album's page) and
+    /// keeps every level's grouping, which only ids and places decide; false, changing nothing,
+    /// if a pin came, went or moved. The clusters keep the values they were grouped with: ask
+    /// `latest(_:)` for a pin's current ones. Regrouping 100,000 pins each time the namer named
+    /// one kept two threads busy.
+    public mutating func refreshValues(_ pins: [Pin]) -> Bool {
+        guard pins.count == self.pins.count,
+              zip(pins, self.pins).allSatisfy({ $0.id == $1.id && $0.coordinate == $1.coordinate }) else { return false }
+        self.pins = pins
+        isSortedByID = zip(pins, pins.dropFirst()).allSatisfy { ($0.id ?? .min) < ($1.id ?? .min) }
+        return true
+    }
+
+    /// The pins in id order (as the store lists them), so `latest` finds one by bisection.
+    private var isSortedByID = false
+
+    /// `pin` with the values the pins now have (see `refreshValues`).
+    public func latest(_ pin: Pin) -> Pin {
+        guard let id = pin.id else { return pin }
+        guard isSortedByID else { return pins.first { $0.id == id } ?? pin }
+        var (low, high) = (0, pins.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if (pins[middle].id ?? .min) < id { low = middle + 1 } else { high = middle }
+        }
+        return low < pins.count && pins[low].id == id ? pins[low] : pin
+    }
+
     /// World-pixel position of a coordinate at a (possibly fractional) zoom.
     public static func project(_ coordinate: Coordinate, zoom: Double) -> (x: Double, y: Double) {
         let size = tileSize * pow(2, zoom)
@@ -80,11 +114,6 @@ public struct PinClusters: Sendable {
     /// Groups one level of `pins` (to run off the main thread; see `setClusters`).
     public static func grouped(_ pins: [Pin], level: Int, cellSize: Double) -> [Cluster] {
         group(pins, level: level, cellSize: cellSize)
-    }
-
-    /// Groups every level ahead of time (off the main thread), so zooming never pays for it.
-    public mutating func computeAllLevels() {
-        for level in 0...Self.maxClusteredLevel { _ = clusters(level: level) }
     }
 
     /// The clusters whose marker falls inside a `width`×`height` view centred on `center` at
@@ -121,29 +150,40 @@ public struct PinClusters: Sendable {
     /// apart never land in different groups. The groups' member indices, each group's first
     /// member first.
     public static func groupPoints(_ points: [(x: Double, y: Double)], cellSize: Double) -> [[Int]] {
-        struct Cell: Hashable { let x: Int; let y: Int }
-        func cell(_ point: (x: Double, y: Double)) -> Cell {
-            Cell(x: Int((point.x / cellSize).rounded(.down)), y: Int((point.y / cellSize).rounded(.down)))
+        func cell(_ point: (x: Double, y: Double)) -> (x: Int, y: Int) {
+            (Int((point.x / cellSize).rounded(.down)), Int((point.y / cellSize).rounded(.down)))
         }
-        var grid: [Cell: [Int]] = [:]
-        for (index, point) in points.enumerated() { grid[cell(point), default: []].append(index) }
+        // Each cell's points as a chain through `next`, the chains' heads in a `CellTable`: no
+        // array per cell (100,000 of them at street level).
+        var heads = CellTable(capacity: points.count)
+        var next = [Int32](repeating: -1, count: points.count)
+        for (index, point) in points.enumerated().reversed() {
+            let home = cell(point)
+            next[index] = heads.swap(x: home.x, y: home.y, head: Int32(index))
+        }
         var taken = [Bool](repeating: false, count: points.count)
         var groups: [[Int]] = []
+        let reach = cellSize * cellSize
         for (index, point) in points.enumerated() where !taken[index] {
             taken[index] = true
             var members = [index]
             let home = cell(point)
             for dx in -1...1 {
                 for dy in -1...1 {
-                    for other in grid[Cell(x: home.x + dx, y: home.y + dy)] ?? [] where !taken[other] {
-                        let (ox, oy) = (points[other].x - point.x, points[other].y - point.y)
-                        if ox * ox + oy * oy <= cellSize * cellSize {
-                            taken[other] = true
-                            members.append(other)
+                    var other = heads.head(x: home.x + dx, y: home.y + dy)
+                    while other >= 0 {
+                        let found = Int(other)
+                        other = next[found]
+                        guard !taken[found] else { continue }
+                        let (ox, oy) = (points[found].x - point.x, points[found].y - point.y)
+                        if ox * ox + oy * oy <= reach {
+                            taken[found] = true
+                            members.append(found)
                         }
                     }
                 }
             }
+            // Within a cell the chain runs in index order; across cells, as before, in cell order.
             groups.append(members)
         }
         return groups
@@ -157,21 +197,66 @@ public struct PinClusters: Sendable {
         return groupPoints(points, cellSize: cellSize).map { members in
             let index = members[0]
             if members.count == 1 {
-                return Cluster(key: "pin \(pins[index].clusterKey)", pins: [pins[index]],
-                               coordinate: pins[index].coordinate, x: points[index].x, y: points[index].y)
+                return Cluster(pins: [pins[index]], level: level, coordinate: pins[index].coordinate,
+                               x: points[index].x, y: points[index].y)
             }
             let group = members.map { pins[$0] }
             let x = members.reduce(0) { $0 + points[$1].x } / Double(members.count)
             let y = members.reduce(0) { $0 + points[$1].y } / Double(members.count)
             let latitude = group.reduce(0) { $0 + $1.latitude } / Double(group.count)
             let longitude = group.reduce(0) { $0 + $1.longitude } / Double(group.count)
-            return Cluster(key: "group \(level)/\(pins[index].clusterKey)/\(group.count)", pins: group,
-                           coordinate: Coordinate(latitude: latitude, longitude: longitude), x: x, y: y)
+            return Cluster(pins: group, level: level, coordinate: Coordinate(latitude: latitude, longitude: longitude),
+                           x: x, y: y)
         }
     }
 
     private static func single(_ pin: Pin, level: Int) -> Cluster {
         let point = project(pin.coordinate, zoom: Double(level))
-        return Cluster(key: "pin \(pin.clusterKey)", pins: [pin], coordinate: pin.coordinate, x: point.x, y: point.y)
+        return Cluster(pins: [pin], level: level, coordinate: pin.coordinate, x: point.x, y: point.y)
+    }
+}
+
+/// Grid cells to the first point in each (an index), open addressing with a multiplicative hash:
+/// the grouping looks up nine cells a point, and Swift's seeded Dictionary hashing was a quarter
+/// of it.
+struct CellTable {
+    private var keys: [Int]
+    private var heads: [Int32]
+    private let mask: Int
+    private static let empty = Int.min
+
+    init(capacity: Int) {
+        var size = 16
+        while size < capacity * 2 { size *= 2 }
+        keys = [Int](repeating: Self.empty, count: size)
+        heads = [Int32](repeating: -1, count: size)
+        mask = size - 1
+    }
+
+    /// Both halves kept whole, so no two cells share a key (cells are far inside Int32).
+    private static func key(x: Int, y: Int) -> Int {
+        Int(Int32(truncatingIfNeeded: x)) << 32 | Int(UInt32(truncatingIfNeeded: y))
+    }
+
+    private func slot(for key: Int) -> Int {
+        var slot = Int(truncatingIfNeeded: (UInt64(bitPattern: Int64(key)) &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+        while keys[slot] != Self.empty, keys[slot] != key { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    /// The cell's first point, or -1.
+    func head(x: Int, y: Int) -> Int32 {
+        let slot = slot(for: Self.key(x: x, y: y))
+        return keys[slot] == Self.empty ? -1 : heads[slot]
+    }
+
+    /// Makes `head` the cell's first point; returns the one before (-1 for none).
+    mutating func swap(x: Int, y: Int, head: Int32) -> Int32 {
+        let key = Self.key(x: x, y: y)
+        let slot = slot(for: key)
+        let previous = keys[slot] == Self.empty ? -1 : heads[slot]
+        keys[slot] = key
+        heads[slot] = head
+        return previous
     }
 }

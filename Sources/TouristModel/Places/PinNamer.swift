@@ -72,7 +72,7 @@ public final class PinNamer {
                 guard let id = pin.id, !Task.isCancelled else { return }
                 do {
                     let name = try await reverse(pin.coordinate)
-                    try store.setPlaceName(name ?? "", pinId: id)
+                    try await store.setPlaceName(name ?? "", pinId: id)
                 } catch let error as GeocoderError {
                     switch error {
                     // The network is gone: the connectivity observer starts again when it is back.

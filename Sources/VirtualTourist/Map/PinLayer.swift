@@ -62,12 +62,15 @@ final class PinLayer {
     }
 
     private func activate(_ cluster: PinClusters.Cluster) {
-        if cluster.count == 1 { onActivate?(cluster.pins[0]) } else { zoomIn(on: cluster) }
+        if cluster.count == 1 { onActivate?(clusters.latest(cluster.pins[0])) } else { zoomIn(on: cluster) }
     }
 
     /// Shows exactly these pins (what the store holds, less those pending deletion).
     func show(_ pins: [Pin]) {
         guard pins != clusters.pins else { return }
+        // The same pins in the same places (one was named, an album filled): the grouping holds,
+        // and the stand-ins take the pins' new values.
+        if clusters.refreshValues(pins) { return update(force: true) }
         // A new generation before anything is grouped for these pins: what is still being
         // grouped for the old ones is dropped when it arrives.
         generation += 1
@@ -79,21 +82,22 @@ final class PinLayer {
 
     private var generation = 0
 
-    /// Groups every zoom level in the background; a level reached before that is done is
-    /// grouped on the spot. Dropped if the pins change meanwhile.
+    /// Groups the levels not grouped yet in the background, one at a time while the map rests:
+    /// a pan or a zoom does not share the processor with levels it does not show (100,000 pins
+    /// took seconds of two threads after start). A level reached before its turn is grouped then.
     private func groupAllLevels() {
-        let (current, snapshot) = (generation, clusters)
-        Task { [weak self] in
-            let grouped = await Task.detached(priority: .utility) {
-                var copy = snapshot
-                copy.computeAllLevels()
-                return copy
-            }.value
-            guard let self, self.generation == current else { return }
-            self.clusters = grouped
-            // A level that was waiting for its grouping is drawn now.
-            self.update(force: true)
-        }
+        idleGrouping.schedule { [weak self] in self?.groupRestingLevel() }
+    }
+
+    private let idleGrouping = Debouncer(milliseconds: 500)
+
+    private var levelWaiting: Int? {
+        (0...PinClusters.maxClusteredLevel).first { !clusters.hasClusters(level: $0) }
+    }
+
+    private func groupRestingLevel() {
+        guard let level = levelWaiting, !grouping.contains(level) else { return }
+        group(level: level, priority: .utility)
     }
 
     /// Pins up to which a level not grouped yet is grouped on the spot (a few milliseconds);
@@ -102,19 +106,21 @@ final class PinLayer {
     /// Levels being grouped off the main thread.
     private var grouping: Set<Int> = []
 
-    /// Groups `level` off the main thread and shows it when done (dropped if the pins change).
-    private func group(level: Int) {
+    /// Groups `level` off the main thread and shows it when done (dropped if the pins change);
+    /// then the next level waiting, once the map rests.
+    private func group(level: Int, priority: TaskPriority = .userInitiated) {
         guard grouping.insert(level).inserted else { return }
         let (current, pins, cellSize) = (generation, clusters.pins, clusters.cellSize)
         Task { [weak self] in
-            let grouped = await Task.detached(priority: .userInitiated) {
+            let grouped = await Task.detached(priority: priority) {
                 PinClusters.grouped(pins, level: level, cellSize: cellSize)
             }.value
             // Other pins since: `show` asked for their own grouping.
             guard let self, self.generation == current else { return }
             self.grouping.remove(level)
             self.clusters.setClusters(grouped, level: level)
-            self.update(force: true)
+            if level == PinClusters.level(for: self.map.zoom) { self.update(force: true) }
+            self.groupAllLevels()
         }
     }
 
@@ -132,6 +138,8 @@ final class PinLayer {
         // Enough that a short pan needs no new markers, small enough not to lay out many unseen.
         let margin = 96.0
         let center = PinClusters.project(Coordinate(latitude: map.latitude, longitude: map.longitude), zoom: zoom)
+        // The map moves: the background grouping waits until it rests.
+        if !force, levelWaiting != nil { groupAllLevels() }
         if !force, level == lastLevel, lastSize == (width, height), let last = lastCenter,
            abs(last.x - center.x) < margin / 2, abs(last.y - center.y) < margin / 2 {
             return
@@ -175,7 +183,7 @@ final class PinLayer {
                 // The same pin with other values (its album was filled): a stand-in hands the
                 // pin it shows to whoever activates it, so it must be the stored one.
                 switch existing {
-                case .pin(let marker): marker.show(cluster.pins[0])
+                case .pin(let marker): marker.show(clusters.latest(cluster.pins[0]))
                 case .group(let marker): marker.show(cluster)
                 }
                 next[cluster.key] = existing
@@ -196,7 +204,7 @@ final class PinLayer {
         var made = 0
         for cluster in fresh {
             if cluster.count == 1, let marker = sparePins.popLast() {
-                marker.show(cluster.pins[0])
+                marker.show(clusters.latest(cluster.pins[0]))
                 next[cluster.key] = .pin(marker)
             } else if cluster.count > 1, let marker = spareGroups.popLast() {
                 marker.show(cluster)
@@ -217,7 +225,7 @@ final class PinLayer {
 
     private func make(_ cluster: PinClusters.Cluster) -> Shown {
         if cluster.count == 1 {
-            let marker = PinMarker(pin: cluster.pins[0]) { [unowned self] pin in self.onActivate?(pin) }
+            let marker = PinMarker(pin: clusters.latest(cluster.pins[0])) { [unowned self] pin in self.onActivate?(pin) }
             marker.isDeletable = isDeletable
             return .pin(marker)
         }
