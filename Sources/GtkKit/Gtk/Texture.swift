@@ -25,8 +25,6 @@ public final class Texture: @unchecked Sendable {
         public let texture: Texture
         public let fullWidth: Int32
         public let fullHeight: Int32
-        /// The texture has every pixel of the file.
-        public var isFull: Bool { texture.width >= fullWidth && texture.height >= fullHeight }
     }
 
     /// Decodes an image made no larger than `width`×`height` px (its shape kept, never enlarged),
@@ -108,8 +106,14 @@ public final class Texture: @unchecked Sendable {
         guard scale < 1 else { return drawable(texture) }
         let fitted = (width: max(1, Int32((Double(width) * scale).rounded())),
                       height: max(1, Int32((Double(height) * scale).rounded())))
+        // The scaled pixels are drawn straight into the memory the texture then owns.
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, fitted.width))
+        guard stride > 0, let data = g_malloc(gsize(stride * Int(fitted.height))) else { return nil }
+        let bytes = g_bytes_new_take(data, gsize(stride * Int(fitted.height)))
+        defer { g_bytes_unref(bytes) }
         let source = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, width, height)
-        let target = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, fitted.width, fitted.height)
+        let target = cairo_image_surface_create_for_data(data.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                         fitted.width, fitted.height, Int32(stride))
         defer {
             cairo_surface_destroy(source)
             cairo_surface_destroy(target)
@@ -127,10 +131,6 @@ public final class Texture: @unchecked Sendable {
         cairo_paint(context)
         cairo_destroy(context)
         cairo_surface_flush(target)
-        let stride = Int(cairo_image_surface_get_stride(target))
-        guard let data = cairo_image_surface_get_data(target) else { return nil }
-        let bytes = g_bytes_new(data, gsize(stride * Int(fitted.height)))
-        defer { g_bytes_unref(bytes) }
         return Texture(taking: gdk_memory_texture_new(fitted.width, fitted.height, memoryFormat, bytes, gsize(stride)))
     }
 

@@ -259,7 +259,9 @@ final class PhotoViewer {
         let photo = current
         detailTask = Task { [weak self] in
             let full = await Self.decode(file, toFit: nil)
-            guard let self, !Task.isCancelled, self.current.id == photo.id, let full else { return }
+            guard let self, !Task.isCancelled, self.current.id == photo.id else { return }
+            self.detailTask = nil
+            guard let full else { return }
             let fullSize = (full.fullWidth, full.fullHeight)
             self.image.sharpen(full.texture, fullSize: fullSize)
             self.neighbours.remember(.init(texture: full.texture, isSharp: file != self.album.fileURL(photo),
