@@ -277,4 +277,42 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(client.requests.filter { $0.lastPathComponent == "a0.jpg" }.count, 1, "a shown photo is not retried")
         XCTAssertEqual(loader.state.phase, .ready)
     }
+
+    /// A photo shows the moment its file is in place, before its row is written, and the row
+    /// then says what the cell already showed.
+    func testADownloadedPhotoShowsBeforeItsRowIsWritten() async throws {
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(3))
+        let loader = try await makeLoader()
+        loader.scheduler.saves.isPaused = true
+        loader.start()
+        while loader.state.progress.shown < 3 { await nextChange(loader) }
+        XCTAssertEqual(try store.photos(pinId: pin.id!).map(\.state), [.pending, .pending, .pending], "no row written yet")
+        let shown = loader.state.shownPhotos
+        for photo in shown {
+            XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(loader.fileURL(for: photo))), SampleImages.jpeg)
+        }
+
+        await untilFinished(loader) { loader.scheduler.saves.isPaused = false }
+        try await untilStored(loader)
+        let stored = try store.photos(pinId: pin.id!)
+        XCTAssertEqual(stored.map(\.state), [.downloaded, .downloaded, .downloaded])
+        XCTAssertEqual(stored.map(\.fileName), shown.map(\.fileName))
+        XCTAssertEqual(loader.state.cells.map(\.photo), stored)
+    }
+
+    /// A loader made from a pin that looked new searches at once, but an album filled meanwhile
+    /// (by another loader) stays as it is.
+    func testASearchBegunFromAStalePinLeavesTheStoredAlbum() async throws {
+        let stale = try XCTUnwrap(try store.pin(id: pin.id!))
+        XCTAssertNil(stale.albumPage)
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 2, pages: 2, photos: remotePhotos(3, prefix: "b"))
+        let before = try storedIds()
+        let loader = try AlbumLoader(pin: stale, store: store, source: source, client: client, perPage: 10)
+        onScreen = loader.observe { _ in }
+        await untilFinished(loader) { loader.start() }
+        try await untilStored(loader)
+        XCTAssertEqual(try storedIds(), before)
+        XCTAssertEqual(sourceIds(loader), before)
+        XCTAssertEqual(try store.pin(id: pin.id!)?.albumPage, 2)
+    }
 }

@@ -46,6 +46,40 @@ final class StoreFileTests: XCTestCase {
         XCTAssertEqual(try filesInPhotosDirectory(), [])
     }
 
+    /// A search begun before the album was known stores its answer only over an unfilled album.
+    func testReplaceAlbumUnlessFilledLeavesAFilledAlbum() throws {
+        let first = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 2, pages: 3, photos: remotePhotos(2))
+        let none = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 3,
+                                          photos: remotePhotos(3, prefix: "n"), unlessFilled: true)
+        XCTAssertEqual(none, [])
+        XCTAssertEqual(try store.photos(pinId: pin.id!), first)
+        XCTAssertEqual(try store.pin(id: pin.id!)?.albumPage, 2)
+
+        let other = try store.addPin(latitude: 1.5, longitude: 2.5)
+        let filled = try store.replaceAlbum(pinId: other.id!, source: "commons", page: 1, pages: 3,
+                                            photos: remotePhotos(3, prefix: "n"), unlessFilled: true)
+        XCTAssertEqual(filled.count, 3)
+        XCTAssertEqual(try store.photos(pinId: other.id!), filled)
+    }
+
+    /// A prepared download has its final name already, and is still in flight for `repair()`;
+    /// its row points at it only once a batch commits.
+    func testAPreparedDownloadIsInPlaceBeforeItsRowIsWritten() throws {
+        let photo = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(1))[0]
+        let incoming = store.incomingFile(photoId: photo.id!)
+        try SampleImages.jpeg.write(to: incoming.temporaryURL)
+        try store.prepareDownloaded(incoming)
+        XCTAssertEqual(try filesInPhotosDirectory(), [incoming.name])
+        XCTAssertEqual(try store.photo(id: photo.id!)?.state, .pending)
+        _ = try store.repair()
+        XCTAssertEqual(try filesInPhotosDirectory(), [incoming.name], "a save under way keeps its file")
+
+        let saved = try XCTUnwrap(try store.saveOutcomes([(photo.id!, .downloaded(incoming))])[0].get())
+        XCTAssertEqual(saved.fileName, incoming.name)
+        XCTAssertEqual(saved.state, .downloaded)
+        XCTAssertEqual(try Data(contentsOf: try XCTUnwrap(store.fileURL(for: saved))), SampleImages.jpeg)
+    }
+
     func testReplaceAlbumForMissingPinThrowsAndChangesNothing() throws {
         XCTAssertThrowsError(try store.replaceAlbum(pinId: 9999, source: "flickr", page: 1, pages: 1,
                                                     photos: remotePhotos(2))) { error in

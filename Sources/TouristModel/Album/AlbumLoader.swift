@@ -5,9 +5,10 @@ import ImageSniffing
 /// downloads a bounded number of photos at a time, saved crash-safely in batches (`PhotoSaver`).
 /// The album on screen is what the store delivers (`observeAlbum`); a prefetch reads its album
 /// once and follows its own writes (observing every prefetch cost pins × photos reads). The
-/// loader adds what the database does not hold: a search under way or failed, and photos removed
-/// here whose deletion is not delivered yet. Views follow it through `observe`/`listen`
-/// (AlbumLoaderObservers.swift); nothing here touches GTK.
+/// loader adds what the database does not hold: a search under way or failed, photos removed
+/// here whose deletion is not delivered yet, and photos whose files are in place but whose rows
+/// are not (shown at once: a photo appears when it is on disk, not a commit later). Views follow
+/// it through `observe`/`listen` (AlbumLoaderObservers.swift); nothing here touches GTK.
 ///
 /// Split by concept: the search (AlbumLoaderSearch.swift), the downloads and offline handling
 /// (AlbumLoaderDownloads.swift), removals with Undo (AlbumLoaderRemoval.swift), errors.
@@ -46,6 +47,9 @@ public final class AlbumLoader {
     let decodable: Set<ImageCheck.Format>?
     let pinID: Int64
     let coordinate: Coordinate
+    /// The pin as the caller knew it had never been filled: `start` searches before the stored
+    /// album is read, and the answer is stored only if the album is still unfilled then.
+    let searchesAtOnce: Bool
 
     // The stored album.
     var observation: StoreObservation?
@@ -74,6 +78,8 @@ public final class AlbumLoader {
         var page = 1
         /// Failed for want of a network while the monitor still said online: tried again when it returns.
         var failedByNetwork = false
+        /// Begun before the stored album was known: stored only over an unfilled album.
+        var unlessFilled = false
     }
 
     struct Transfers {
@@ -85,6 +91,8 @@ public final class AlbumLoader {
         var serial = 0
         /// Downloads that ended while the delivered rows still say pending: not fetched again.
         var ended: Set<Int64> = []
+        /// Files in place whose rows the store has not delivered yet (by id: the file's name).
+        var arrived: [Int64: String] = [:]
         /// Failed for want of a network while the monitor still said online (it often tells after
         /// the transfers noticed): fetched again when it comes back.
         var networkFailures: Set<Int64> = []
@@ -101,6 +109,7 @@ public final class AlbumLoader {
         guard let id = pin.id else { throw StoreError.pinNotFound(nil) }
         pinID = id
         coordinate = pin.coordinate
+        searchesAtOnce = pin.albumPage == nil
         self.store = store
         self.source = source
         self.client = client
@@ -127,8 +136,10 @@ public final class AlbumLoader {
         if lifecycle == .created { lifecycle = .started }
         if rows != nil {
             proceed()
-        } else if observation == nil {
-            readOnce()
+        } else {
+            if observation == nil { readOnce() }
+            // A new pin's search need not wait for the read (a round trip saved on opening it).
+            if searchesAtOnce, searchRun.task == nil, case .none = searchRun.progress { search(page: 1, unlessFilled: true) }
         }
     }
 
@@ -200,8 +211,14 @@ public final class AlbumLoader {
         self.rows = rows
         // Removals and ended downloads the store now shows are settled.
         hidden.settle { rows.index[$0] != nil }
-        if !transfers.ended.isEmpty {
-            transfers.ended = transfers.ended.filter { rows.index[$0].map { rows.cells[$0].isPlaceholder } ?? false }
+        let stillPending = { (id: Int64) in rows.index[id].map { rows.cells[$0].isPlaceholder } ?? false }
+        if !transfers.ended.isEmpty { transfers.ended = transfers.ended.filter(stillPending) }
+        if !transfers.arrived.isEmpty { transfers.arrived = transfers.arrived.filter { stillPending($0.key) } }
+        // A search begun before the album was known, which turns out filled: the album stays.
+        if searchRun.unlessFilled, searchRun.task != nil, rows.wasFilled {
+            searchRun.task?.cancel()
+            searchRun.task = nil
+            searchRun.progress = .none
         }
         if searchRun.progress == .searching, searchRun.task == nil, rows.generation > searchRun.base { searchRun.progress = .none }
         publish()
@@ -218,7 +235,9 @@ public final class AlbumLoader {
     }
 
     func publish() {
-        state = AlbumState(rows: hidden.isEmpty ? rows : rows?.hiding(hidden.ids), search: searchRun.progress)
+        var shown = hidden.isEmpty ? rows : rows?.hiding(hidden.ids)
+        if !transfers.arrived.isEmpty { shown = shown?.showing(transfers.arrived) }
+        state = AlbumState(rows: shown, search: searchRun.progress)
         notify(.changed)
     }
 

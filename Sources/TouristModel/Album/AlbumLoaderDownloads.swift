@@ -32,7 +32,13 @@ extension AlbumLoader {
     private func download(_ photo: Photo, id: Int64, transfer: Int) async {
         var outcome: DownloadOutcome
         do {
-            outcome = .downloaded(try await fetch(photo, id: id, transfer: transfer))
+            let incoming = try await fetch(photo, id: id, transfer: transfer)
+            outcome = .downloaded(incoming)
+            // Shown now, from its file in place; its row follows with the next batch.
+            if !Task.isCancelled {
+                transfers.arrived[id] = incoming.name
+                publish()
+            }
         } catch {
             // Cancelled (left the album, removed the photo, new collection): the row stays pending.
             if Task.isCancelled || Self.isCancellation(error) { return }
@@ -47,6 +53,11 @@ extension AlbumLoader {
             outcome = .failed(Self.message(for: error, service: source.displayName))
         }
         let saved = await save(outcome, id: id)
+        // Not written as downloaded (the row is gone, or saving failed): the file is gone too.
+        if transfers.arrived[id] != nil, saved?.state != .downloaded {
+            transfers.arrived[id] = nil
+            publish()
+        }
         if Task.isCancelled { return }
         transfers.tasks[id] = nil
         transfers.ended.insert(id)

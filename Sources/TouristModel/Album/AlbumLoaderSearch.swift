@@ -24,13 +24,15 @@ extension AlbumLoader {
         search(page: searchRun.page)
     }
 
-    func search(page: Int) {
+    /// `unlessFilled`: begun before the stored album was read (see `searchesAtOnce`).
+    func search(page: Int, unlessFilled: Bool = false) {
         guard lifecycle != .closed else { return }
         cancel()
         // New Collection and Try Again fetch without a `start` first.
         lifecycle = .filling
         collection += 1
         searchRun.page = page
+        searchRun.unlessFilled = unlessFilled
         searchRun.base = rows?.generation ?? 0
         searchRun.progress = .searching
         publish()
@@ -39,17 +41,10 @@ extension AlbumLoader {
         searchRun.task = Task { [weak self] in
             do {
                 // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
-                let result = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", owner: owner) {
-                    try await source.search(near: coordinate, page: page, perPage: perPage)
+                let stored = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", owner: owner) {
+                    try await Self.searchAndStore(source: source, store: store, near: coordinate, page: page, perPage: perPage,
+                                                  pinID: pinID, unlessFilled: unlessFilled)
                 }
-                let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
-                let remote = Array(RemotePhoto.distinct(result.photos).prefix(perPage))
-                // A transaction of up to 250 rows plus file deletions, and the rows as stored for a
-                // loader that does not observe them: off the main thread.
-                let stored = try await Task.detached {
-                    _ = try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote)
-                    return try store.albumRows(pinId: pinID)
-                }.value
                 try Task.checkCancellation()
                 self?.searchFinished(stored)
             } catch {
@@ -59,12 +54,28 @@ extension AlbumLoader {
         }
     }
 
+    /// Asks the source and stores its answer without a turn of the main thread between (it is
+    /// drawing the album sliding in meanwhile): a transaction of up to 250 rows plus file
+    /// deletions, and the rows as stored, for a loader that does not observe them.
+    nonisolated private static func searchAndStore(source: PhotoSource, store: Store, near coordinate: Coordinate, page: Int,
+                                                   perPage: Int, pinID: Int64, unlessFilled: Bool) async throws -> AlbumRows {
+        let result = try await source.search(near: coordinate, page: page, perPage: perPage)
+        // Cancelled meanwhile (New Collection again, Try Again): a later search's album must not be replaced.
+        try Task.checkCancellation()
+        let pages = source.highestPage(total: result.total, pages: result.pages, perPage: perPage)
+        let remote = Array(RemotePhoto.distinct(result.photos).prefix(perPage))
+        _ = try store.replaceAlbum(pinId: pinID, source: source.id.rawValue, page: page, pages: pages, photos: remote,
+                                   unlessFilled: unlessFilled)
+        return try store.albumRows(pinId: pinID)
+    }
+
     /// The rows are stored; the album shows them when the store delivers them (maybe already).
     private func searchFinished(_ stored: AlbumRows) {
         searchRun.task = nil
         // Still `.searching` (with no task: stored) until the store delivers the new generation.
         if (rows?.generation ?? 0) > searchRun.base { searchRun.progress = .none }
-        if observation == nil { return received(stored) }
+        // Unobserved, or read before the observation's news: downloads start without waiting for it.
+        if observation == nil || stored.generation > (rows?.generation ?? -1) { return received(stored) }
         publish()
         downloadPending()
         checkFinished()

@@ -59,6 +59,20 @@ public struct AlbumRows: Sendable, Equatable {
         return AlbumRows(pin: pin, generation: generation, cells: cells, periods: periods)
     }
 
+    /// The same rows with photos whose files are in place but whose rows are not delivered yet
+    /// (by id: the file's name) shown.
+    func showing(_ arrived: [Int64: String]) -> AlbumRows {
+        var cells = cells
+        var changed = false
+        for (id, name) in arrived {
+            guard let position = index[id], case .placeholder(var photo) = cells[position] else { continue }
+            (photo.fileName, photo.state, photo.failure) = (name, .downloaded, nil)
+            cells[position] = .shown(photo)
+            changed = true
+        }
+        return changed ? AlbumRows(pin: pin, generation: generation, cells: cells, periods: periods) : self
+    }
+
     /// The same rows without some photos (removed, their deletion not observed yet).
     func hiding(_ ids: Set<Int64>) -> AlbumRows {
         guard ids.contains(where: { index[$0] != nil }) else { return self }

@@ -33,6 +33,12 @@ public final class PhotoSaver {
     /// Outcomes waiting for a batch.
     public var waitingCount: Int { queue.count }
 
+    /// While true no batch starts (outcomes keep queueing); writing resumes when it turns false.
+    /// Shows what the album looks like before rows are written (the tests hold it).
+    public var isPaused = false {
+        didSet { if !isPaused { scheduleBatch() } }
+    }
+
     /// Puts `owner`'s waiting and future saves ahead of the others (or back among them).
     public func setForeground(_ owner: ObjectIdentifier, _ isForeground: Bool) {
         if isForeground { foreground.insert(owner) } else { foreground.remove(owner) }
@@ -51,13 +57,14 @@ public final class PhotoSaver {
     /// together share it, and, unless the album on screen is waiting or the batch is full, after
     /// `gathering`; while a batch is written, the next one collects.
     private func scheduleBatch() {
-        guard !isWriting, !isScheduled, !queue.isEmpty else { return }
+        guard !isPaused, !isWriting, !isScheduled, !queue.isEmpty else { return }
         isScheduled = true
         let gather = queue.count < batchSize && !queue.contains { foreground.contains($0.owner) }
         Task { @MainActor [weak self, gathering] in
             if gather { try? await Task.sleep(for: gathering) }
             guard let self else { return }
             self.isScheduled = false
+            if self.isPaused { return }
             await self.writeBatch()
         }
     }

@@ -257,12 +257,14 @@ struct LooseInt: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let all = Int.min...Int.max
+        // A string before a decimal: older responses send every number as one, and each failed
+        // attempt throws (a quarter of decoding a 250-photo answer went to those).
         if let number = try? container.decode(Int.self) {
             value = number
-        } else if let number = try? container.decode(Double.self) {
-            value = Bounded.int(number, in: all)
         } else if let text = try? container.decode(String.self) {
             value = Bounded.int(text: text, in: all)
+        } else if let number = try? container.decode(Double.self) {
+            value = Bounded.int(number, in: all)
         } else {
             value = nil
         }

@@ -268,10 +268,13 @@ public final class Store: Sendable {
 
     /// Replaces the pin's album in one transaction (old rows out, one `pending` row per
     /// distinct remote photo in, page/pages/source recorded), then removes the old rows' files.
+    /// `unlessFilled`: an album filled meanwhile (by a search that began from older news) stays
+    /// as it is, and nothing is returned.
     public func replaceAlbum(pinId: Int64, source: String, page: Int, pages: Int,
-                             photos remote: [RemotePhoto]) throws -> [Photo] {
+                             photos remote: [RemotePhoto], unlessFilled: Bool = false) throws -> [Photo] {
         let (inserted, oldFiles): ([Photo], [String]) = try writer.write { db in
             guard var pin = try Pin.fetchOne(db, key: pinId) else { throw StoreError.pinNotFound(pinId) }
+            if unlessFilled, pin.albumPage != nil { return ([], []) }
             let oldFiles = try String.fetchAll(db,
                 Photo.filter(Photo.Columns.pinId == pinId && Photo.Columns.fileName != nil)
                     .select(Photo.Columns.fileName))

@@ -17,7 +17,8 @@ extension Store {
     /// flight, so `repair()` leaves the file alone until `saveDownloaded` or `abandon`.
     public struct IncomingFile: Sendable {
         public let temporaryURL: URL
-        let name: String
+        /// The photo's file name once `prepareDownloaded` has put the file in place.
+        public let name: String
         let temporaryName: String
     }
 

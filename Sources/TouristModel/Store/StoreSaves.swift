@@ -10,10 +10,17 @@ public enum DownloadOutcome: Sendable {
 }
 
 extension Store {
-    /// Flushes a downloaded file to disk with the photo files' mode. Done per file, off the main
-    /// thread and outside any batch, so the slow part runs in parallel with other downloads.
+    /// Flushes a downloaded file to disk with the photo files' mode and gives it its final name,
+    /// so it can be shown before its row is written. Done per file, off the main thread and
+    /// outside any batch, so the slow part runs in parallel with other downloads. The name stays
+    /// in flight (`repair()` leaves it alone) until the batch commits its row or drops the file;
+    /// the batch's directory fsync makes the name durable before any row points at it.
     public func prepareDownloaded(_ incoming: IncomingFile) throws {
         try DurableFile.syncFile(incoming.temporaryURL, mode: 0o644)
+        let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
+        guard rename(incoming.temporaryURL.path, final.path) == 0 else {
+            throw DurableFile.IOError(operation: "rename", path: incoming.temporaryURL.path, code: errno)
+        }
     }
 
     /// Writes many downloads' outcomes with one directory fsync and one write transaction, so a
@@ -46,18 +53,18 @@ extension Store {
         return results.map { $0 ?? .success(nil) }
     }
 
-    /// Renames each downloaded file to its final name; returns those names by item, and puts a
-    /// failed rename's error in `failures`. One fsync then makes every new name durable.
+    /// Each downloaded file's final name (given by `prepareDownloaded`) by item; a file that is not
+    /// there puts an error in `failures`. One fsync then makes every new name durable.
     private func renameIntoPlace(_ items: [(photoId: Int64, outcome: DownloadOutcome)],
                                  failures: inout [Result<Photo?, Error>?]) -> [Int: String] {
         var renamed: [Int: String] = [:]
         for (index, item) in items.enumerated() {
             guard case .downloaded(let incoming) = item.outcome else { continue }
             let final = photosDirectory.appendingPathComponent(incoming.name, isDirectory: false)
-            if rename(incoming.temporaryURL.path, final.path) == 0 {
+            if DurableFile.isRegularFile(final) {
                 renamed[index] = incoming.name
             } else {
-                failures[index] = .failure(DurableFile.IOError(operation: "rename", path: incoming.temporaryURL.path, code: errno))
+                failures[index] = .failure(DurableFile.IOError(operation: "stat", path: final.path, code: ENOENT))
             }
         }
         if !renamed.isEmpty { DurableFile.syncDirectory(photosDirectory) }
@@ -98,8 +105,8 @@ extension Store {
 
     /// Removes the temporaries of downloads still under way or waiting for a batch, for a quit:
     /// nothing will complete them, and their rows stay pending. (After a crash `repair()` does
-    /// it.) Only temporaries: a batch writing meanwhile then fails to rename them and changes no
-    /// row, while a file it renamed already is kept for the row it commits.
+    /// it.) Only temporaries: a file already in place (`prepareDownloaded`) is kept for the row a
+    /// batch may still commit; if none does, `repair()` removes it at the next start.
     public func discardIncomingFiles() {
         let names = inFlight.withLock { $0.filter { $0.hasPrefix(".tmp-") } }
         removeFiles(named: Array(names))
