@@ -50,8 +50,10 @@ final class PhotoCell {
             show(loading: true, failed: false, label: String(format: tr("Loading photo %1$@ of %2$@"), number, count))
         case .shown:
             if isUnreadable { return showUnreadable() }
+            // The loading icon stays until the picture is decoded: no blank cell between, and no
+            // frame spent drawing one just before the picture's.
             // Translators: a grid cell's name for screen readers; %3$@ is the photo's title.
-            show(loading: false, failed: false, label: String(format: tr("Photo %1$@ of %2$@: %3$@"), number, count, title))
+            show(loading: !hasPicture, failed: false, label: String(format: tr("Photo %1$@ of %2$@: %3$@"), number, count, title))
         case .failed:
             let label = if let why = photo.failure {
                 // Translators: a grid cell's name for screen readers; %3$@ is why the download failed.
@@ -134,6 +136,8 @@ final class PhotoCell {
         pendingLoad = nil
         picture.setTexture(texture)
         hasPicture = true
+        statusIcon.opacity = 0
+        root.removeCSSClass("loading")
     }
 
     var boundPhotoID: Int64? { photoID }

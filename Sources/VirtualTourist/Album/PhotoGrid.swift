@@ -44,7 +44,11 @@ final class PhotoGrid {
         // The grid must be the scrolled window's direct child, or its items are not recycled.
         root = ScrolledWindow(child: grid)
         root.setExpand(horizontal: true, vertical: true)
-        root.onScroll { [weak self] in self?.scheduleLoads() }
+        root.onScroll { [weak self] in
+            guard let self else { return }
+            self.scheduleLoads()
+            if !self.fillReleased { self.releaseFill() }
+        }
         setup = { [weak self] item in
             guard let self else { return }
             let cell = PhotoCell(size: Self.cellSize, pixelSide: self.textureSide)
@@ -91,6 +95,12 @@ final class PhotoGrid {
     private var firstScreen = 21
     private var scaleFactor: Int32 = 1
     private var fillScheduled = false
+    /// The rest waits while the first screen's photos are arriving: each row joining is a frame
+    /// that lays out and repaints the grid, which on a software renderer delayed the photos in
+    /// view by tens of ms. A scroll, or a second's wait (offline, photos stay pending), releases it.
+    private var fillReleased = false
+    private let fillDeadline = Debouncer(milliseconds: 1000)
+    private var fillDeadlineArmed = false
 
     /// Shows another state of the album: the list takes the splices between the two (none when
     /// only photos' states changed), and only the changed photos' cells are bound again.
@@ -115,6 +125,9 @@ final class PhotoGrid {
 
     private func reload() {
         list.replaceAll([])
+        fillReleased = false
+        fillDeadlineArmed = false
+        fillDeadline.cancel()
         topUp()
         scheduleFill()
     }
@@ -132,8 +145,25 @@ final class PhotoGrid {
 
     private func scheduleFill() {
         guard !fillScheduled, list.count < album.cells.count else { return }
+        if !fillReleased {
+            guard album.cells.prefix(list.count).contains(where: \.isPlaceholder) else {
+                fillDeadline.cancel()
+                return releaseFill()
+            }
+            // Armed once, not pushed back by every photo that arrives.
+            if !fillDeadlineArmed {
+                fillDeadlineArmed = true
+                fillDeadline.schedule { [weak self] in self?.releaseFill() }
+            }
+            return
+        }
         fillScheduled = true
         FrameClock.afterNextPaint(of: grid) { [weak self] in self?.fillMore() }
+    }
+
+    private func releaseFill() {
+        fillReleased = true
+        scheduleFill()
     }
 
     private func fillMore() {
@@ -249,8 +279,13 @@ final class PhotoGrid {
             self?.onPhotoShown?(id)
             self?.checkVisibleShown()
         }
-        // A prefetched photo is known to be on the first screen: take it as soon as it is decoded.
-        if textures.isDecoding(id) { cell.startLoad() } else { scheduleLoads() }
+        // A prefetched photo is known to be on the first screen, and a cell laid out already (its
+        // photo just arrived) knows where it is: either starts decoding now, not a frame later.
+        if textures.isDecoding(id) || isNear(cell, height: Double(root.height), margin: Double(root.height)) {
+            cell.startLoad()
+        } else {
+            scheduleLoads()
+        }
     }
 
     /// How many cells the first screen holds, and at what scale: the first screenful joins the
