@@ -59,6 +59,25 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(try store.pins(), [second])
     }
 
+    /// `pins()` reads columns by position; it must read each row as reading it by name does,
+    /// odd values included (text numbers, an unknown sort, a decade out of range).
+    func testPinsReadByPositionAsByName() throws {
+        let store = try openStore()
+        _ = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        try store.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO pin (latitude, longitude, created, album_page, album_pages, album_source, place_name,
+                                 custom_name, album_sort, album_period)
+                VALUES (' 12.5', '-3', 1000.5, '2', 99999999999, 'commons', 'Somewhere<b>x</b>', 7, 'sideways', 1987)
+                """)
+        }
+        let byName = try store.writer.read { db in try Pin.order(Column("id")).fetchAll(db) }
+        XCTAssertEqual(try store.pins(), byName)
+        XCTAssertEqual(byName.count, 2)
+        XCTAssertEqual(byName[1].latitude, 12.5)
+        XCTAssertEqual(byName[1].albumPeriod, 1980)
+    }
+
     func testAddPinRejectsInvalidAndWrapsLongitude() throws {
         let store = try openStore()
         XCTAssertThrowsError(try store.addPin(latitude: 91, longitude: 0))

@@ -60,7 +60,7 @@ public struct Pin: Codable, Hashable, Sendable, Identifiable, FetchableRecord, M
     }
 
     // Explicit names: GRDB's snake-case conversion cannot round-trip every Swift name.
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id, latitude, longitude, created
         case albumPage = "album_page"
         case albumPages = "album_pages"

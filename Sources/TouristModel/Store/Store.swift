@@ -186,7 +186,7 @@ public final class Store: Sendable {
     /// Pins that can be shown: a stored row with an impossible coordinate (see `RowValues`) is
     /// left out rather than handed to the map.
     public func pins() throws -> [Pin] {
-        try writer.read { db in try Pin.order(Column("id")).fetchAll(db) }.filter(\.coordinate.isValid)
+        try writer.read { db in try Pin.fetchAllByID(db) }.filter(\.coordinate.isValid)
     }
 
     public func pin(id: Int64) throws -> Pin? {

@@ -19,7 +19,7 @@ extension Store {
     public func observePins(onError: @escaping @MainActor (Error) -> Void,
                             onChange: @escaping @MainActor ([Pin]) -> Void) -> StoreObservation {
         let observation = ValueObservation
-            .tracking { db in try Pin.order(Column("id")).fetchAll(db).filter(\.coordinate.isValid) }
+            .tracking { db in try Pin.fetchAllByID(db).filter(\.coordinate.isValid) }
             .removeDuplicates()
         return StoreObservation(observation.start(in: writer, scheduling: .mainActor, onError: onError, onChange: onChange))
     }
