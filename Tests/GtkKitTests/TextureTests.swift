@@ -118,6 +118,35 @@ final class TextureTests: XCTestCase {
         XCTAssertEqual([small.fullWidth, small.fullHeight], [1024, 768], "every pixel of the file")
     }
 
+    /// A photo just downloaded decodes from its bytes as from its file; bytes that are not an
+    /// image, or whose header says too many pixels, give nil.
+    func testFittedLoadFromBytesMatchesTheFile() throws {
+        let path = try writeJPEG(red: 200, green: 40, blue: 10, width: 1024, height: 768)
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (fromFile, fromBytes) = try MainActor.assumeIsolated {
+            try onMainLoop { (await Texture.load(path: path, fitting: 700, 700), await Texture.load(data: data, fitting: 700, 700)) }
+        }
+        let file = try XCTUnwrap(fromFile), bytes = try XCTUnwrap(fromBytes)
+        XCTAssertEqual([bytes.texture.width, bytes.texture.height], [700, 525])
+        XCTAssertEqual([bytes.fullWidth, bytes.fullHeight], [1024, 768])
+        XCTAssertEqual(pixels(of: bytes.texture), pixels(of: file.texture))
+
+        let junk = try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(data: Data("not a picture".utf8), fitting: 700, 700) }
+        }
+        XCTAssertNil(junk)
+        // A JPEG header claiming 60000 × 60000 px over a few bytes of data.
+        var huge = data.prefix(600)
+        if let sof = huge.firstRange(of: Data([0xFF, 0xC0])) {
+            let at = sof.lowerBound + 5
+            huge.replaceSubrange(at..<at + 4, with: [0xEA, 0x60, 0xEA, 0x60])
+        }
+        let refused = try MainActor.assumeIsolated {
+            try onMainLoop { await Texture.load(data: huge, fitting: 700, 700) }
+        }
+        XCTAssertNil(refused)
+    }
+
     func testUndecodableFileGivesNil() throws {
         let path = folder.appendingPathComponent("broken.jpg").path
         try Data("not a picture".utf8).write(to: URL(fileURLWithPath: path))

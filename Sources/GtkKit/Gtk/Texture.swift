@@ -32,13 +32,21 @@ public final class Texture: @unchecked Sendable {
     /// on every frame, with a filter that took 24 ms for a 1024 px photo in a 960 px window.
     /// The last halving or less is cairo's bilinear scaling (3 ms there), not gdk-pixbuf's (12 ms).
     public static func load(path: String, fitting width: Int32, _ height: Int32) async -> Fitted? {
-        var fileWidth: Int32 = 0, fileHeight: Int32 = 0
-        guard gdk_pixbuf_get_file_info(path, &fileWidth, &fileHeight) != nil, fileWidth > 0, fileHeight > 0,
-              width > 0, height > 0 else { return nil }
+        await load(.file(path), fitting: width, height)
+    }
+
+    /// The same from an image's bytes in memory: a photo just downloaded is decoded while its
+    /// file is still being written.
+    public static func load(data: Data, fitting width: Int32, _ height: Int32) async -> Fitted? {
+        await load(.bytes(data), fitting: width, height)
+    }
+
+    private static func load(_ source: Source, fitting width: Int32, _ height: Int32) async -> Fitted? {
+        guard let (fileWidth, fileHeight) = source.size, width > 0, height > 0 else { return nil }
         let scale = min(1, Double(width) / Double(fileWidth), Double(height) / Double(fileHeight))
         // Twice the fitted size: the JPEG decoder halves as it decodes, at no cost.
         let twice = Int32((Double(max(fileWidth, fileHeight)) * scale * 2).rounded(.up))
-        guard let decoded = await decode(path: path, maxSize: min(4096, max(1, twice)), square: nil,
+        guard let decoded = await decode(source, maxSize: min(4096, max(1, twice)), square: nil,
                                          fit: (width, height)) else { return nil }
         // A quarter turn (EXIF) swaps the file's sides.
         return Fitted(texture: decoded.texture, fullWidth: decoded.turned ? fileHeight : fileWidth,
@@ -47,23 +55,53 @@ public final class Texture: @unchecked Sendable {
 
     /// `square`: the centre square of the decoded image, made exactly `square` px a side.
     private static func load(path: String, maxSize: Int32, square: Int32?) async -> Texture? {
-        await decode(path: path, maxSize: maxSize, square: square)?.texture
+        await decode(.file(path), maxSize: maxSize, square: square)?.texture
+    }
+
+    /// An encoded image: a file, or bytes in memory.
+    private enum Source: Sendable {
+        case file(String)
+        case bytes(Data)
+
+        /// Width and height from the header (as stored: before the EXIF orientation).
+        var size: (Int32, Int32)? {
+            var width: Int32 = 0, height: Int32 = 0
+            switch self {
+            case .file(let path):
+                guard gdk_pixbuf_get_file_info(path, &width, &height) != nil else { return nil }
+            case .bytes(let data):
+                guard let size = ImageCheck.pixelSize(of: data), let w = Int32(exactly: size.width),
+                      let h = Int32(exactly: size.height) else { return nil }
+                (width, height) = (w, h)
+            }
+            return width > 0 && height > 0 ? (width, height) : nil
+        }
+
+        /// Decoded no larger than `bound` px a side (-1: as it is).
+        func pixbuf(bound: Int32) -> OpaquePointer? {
+            var error: UnsafeMutablePointer<GError>?
+            defer { if let error { g_error_free(error) } }
+            switch self {
+            case .file(let path):
+                return gdk_pixbuf_new_from_file_at_scale(path, bound, bound, true.g, &error)
+            case .bytes(let data):
+                let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+                defer { g_bytes_unref(bytes) }
+                let stream = g_memory_input_stream_new_from_bytes(bytes)
+                defer { g_object_unref(UnsafeMutableRawPointer(stream)) }
+                return gdk_pixbuf_new_from_stream_at_scale(stream, bound, bound, true.g, nil, &error)
+            }
+        }
     }
 
     /// `turned`: the EXIF orientation turned the image a quarter. `fit`: then scaled to fit.
-    private static func decode(path: String, maxSize: Int32, square: Int32?,
+    private static func decode(_ source: Source, maxSize: Int32, square: Int32?,
                                fit: (width: Int32, height: Int32)? = nil) async -> (texture: Texture, turned: Bool)? {
         await Task.detached(priority: .userInitiated) { () -> (texture: Texture, turned: Bool)? in
-            var width: Int32 = 0, height: Int32 = 0
-            guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0,
-                  Int(width) <= ImageCheck.maxPixels / Int(height) else { return nil }
-            var error: UnsafeMutablePointer<GError>?
+            guard let (width, height) = source.size, Int(width) <= ImageCheck.maxPixels / Int(height) else { return nil }
             // -1 leaves a side as it is: "at scale" would otherwise enlarge a small photo to fit.
             let bound: Int32 = max(width, height) > maxSize ? maxSize : -1
-            guard let pixbuf = gdk_pixbuf_new_from_file_at_scale(path, bound, bound, true.g, &error) else {
-                if let error { g_error_free(error) }
-                return nil
-            }
+            guard let pixbuf = source.pixbuf(bound: bound) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             guard let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }

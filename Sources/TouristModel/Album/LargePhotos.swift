@@ -33,9 +33,26 @@ public final class LargePhotos {
     /// none, or it cannot be had now (offline, a failure, not an image, cancelled: the viewer
     /// moved on). `policy`: the addresses the photo's source may fetch from.
     public func file(for photo: Photo, policy: AddressPolicy?) async -> URL? {
+        guard let fetched = await fetch(for: photo, policy: policy) else { return nil }
+        if let written = fetched.written, await !written.value { return nil }
+        return fetched.file
+    }
+
+    /// A sharper version as soon as it can be shown: from the cache folder, or just fetched.
+    public struct Fetched: Sendable {
+        public let file: URL
+        /// The bytes just fetched (nil: the file was here already): shown at once, while
+        /// `written` puts them in `file`.
+        public let data: Data?
+        /// Whether the file could be written.
+        public let written: Task<Bool, Never>?
+    }
+
+    /// As `file(for:policy:)`, but a fetched version comes back before its file is written.
+    public func fetch(for photo: Photo, policy: AddressPolicy?) async -> Fetched? {
         guard let text = photo.largeURL, let url = URL(string: text), ["http", "https"].contains(url.scheme) else { return nil }
         let file = directory.appendingPathComponent(Self.fileName(for: text), isDirectory: false)
-        if DurableFile.isRegularFile(file) { return file }
+        if DurableFile.isRegularFile(file) { return Fetched(file: file, data: nil, written: nil) }
         guard connectivity.isOnline else { return nil }
         var rules = Self.rules
         rules.policy = policy
@@ -44,7 +61,7 @@ public final class LargePhotos {
               ImageCheck.problem(with: data) == nil else { return nil }
         // Written and synced off the main thread, as the album's downloads are.
         let directory = directory, capacity = capacity
-        return await Task.detached(priority: .utility) { () -> URL? in
+        let written = Task.detached(priority: .utility) { () -> Bool in
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 // A part left by a crash would block the new one (parts are created, never replaced).
@@ -52,11 +69,12 @@ public final class LargePhotos {
                 DurableFile.remove(part)
                 try DurableFile.replace(file, with: data, via: part, mode: 0o600)
             } catch {
-                return nil
+                return false
             }
             Self.trim(directory, keeping: capacity)
-            return file
-        }.value
+            return true
+        }
+        return Fetched(file: file, data: data, written: written)
     }
 
     /// Keeps the newest `capacity` files.

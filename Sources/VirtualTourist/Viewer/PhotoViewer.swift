@@ -20,7 +20,7 @@ final class PhotoViewer {
     }
 
     /// The photo's sharper version, when it has one that can be had now (`LargePhotos`).
-    var sharper: ((Photo) async -> URL?)?
+    var sharper: ((Photo) async -> LargePhotos.Fetched?)?
     /// The photo's sharper version when it is on disk already (nothing is fetched).
     var cachedSharper: ((Photo) -> URL?)?
 
@@ -49,6 +49,8 @@ final class PhotoViewer {
     private var loadTask: Task<Void, Never>?
     /// Decoding the shown photo's own pixels, for a zoom or a larger window (`needsDetail`).
     private var detailTask: Task<Void, Never>?
+    /// The file of the sharper version just fetched, being written (the full-pixel decode waits for it).
+    private var sharperWrite: (id: Int64, task: Task<Bool, Never>)?
     private lazy var neighbours = NeighbourPictures { [unowned self] photo in
         if let sharp = self.cachedSharper?(photo) { return (sharp, true) }
         return self.album.fileURL(photo).map { ($0, false) }
@@ -232,8 +234,8 @@ final class PhotoViewer {
         }
         guard picture?.isSharp != true, let sharper else { return }
         loadTask = Task { [weak self] in
-            guard let file = await sharper(photo), let self,
-                  let large = await Self.decode(file, toFit: self.image.fittedPixels),
+            guard let fetched = await sharper(photo), let self,
+                  let large = await self.decode(fetched),
                   !Task.isCancelled, self.current.id == photo.id,
                   large.fullWidth > picture?.fullSize?.width ?? picture?.texture.width ?? 0 else { return }
             let fullSize = (large.fullWidth, large.fullHeight)
@@ -242,6 +244,18 @@ final class PhotoViewer {
             Self.events.send(.sharpened(photo, width: Int(large.fullWidth), decoded: Int(large.texture.width),
                                         page: self.page))
         }
+    }
+
+    /// A sharper version decoded to fit the view: from the bytes just fetched, while its file is
+    /// written (the write and its fsync took as long as the decode), else from its file.
+    private func decode(_ fetched: LargePhotos.Fetched) async -> Texture.Fitted? {
+        let box = image.fittedPixels
+        if let written = fetched.written, let id = current.id { sharperWrite = (id, written) }
+        if let data = fetched.data, let fitted = await Texture.load(data: data, fitting: box?.width ?? 4096, box?.height ?? 4096) {
+            return fitted
+        }
+        if let written = fetched.written, await !written.value { return nil }
+        return await Self.decode(fetched.file, toFit: box)
     }
 
     /// A photo's file decoded to fit `box` (device pixels), or whole when the view has no size
@@ -255,9 +269,16 @@ final class PhotoViewer {
 
     /// The photo is drawn larger than the texture decoded to fit the view: its own pixels.
     private func decodeAllDetail() {
-        guard detailTask == nil, let file = bestFile else { return }
+        guard detailTask == nil else { return }
         let photo = current
+        let writing = sharperWrite?.id == photo.id ? sharperWrite?.task : nil
         detailTask = Task { [weak self] in
+            // The sharper version shown may still be on its way to its file.
+            _ = await writing?.value
+            guard let file = self?.bestFile else {
+                self?.detailTask = nil
+                return
+            }
             let full = await Self.decode(file, toFit: nil)
             guard let self, !Task.isCancelled, self.current.id == photo.id else { return }
             self.detailTask = nil

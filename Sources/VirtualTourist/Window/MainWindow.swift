@@ -291,7 +291,9 @@ final class MainWindow {
         guard albumPage != nil else { return }
         closeViewer()
         let viewer = PhotoViewer(photo: photo, album: album, window: window)
-        viewer.sharper = { [unowned self] photo in await self.sharperFile(photo) }
+        viewer.sharper = { [unowned self] photo in
+            await self.app.largePhotos.fetch(for: photo, policy: self.app.makePhotoSource().addressPolicy)
+        }
         viewer.cachedSharper = { [unowned self] photo in self.app.largePhotos.cachedFile(for: photo) }
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         viewer.showToast = { [unowned self] title in self.showToast(title) }
