@@ -79,8 +79,17 @@ def wait_photos_shown(app: BroadwayApp, dirs, pin_id: int) -> list[Picture]:
     # Once the page has slid in, the cells stay where they are.
     wait_for(lambda: app.events("album_page_shown"), 10,
              message=lambda: f"the album's page to slide in; trace: {app.events()}")
-    return wait_for(lambda: (lambda photos: photos if len(photos) == PER_ALBUM else None)(app.scene().photos()),
-                    10, 0.1, lambda: f"the album's {PER_ALBUM} photos on the page:\n{app.scene().describe()}")
+    # Photos can be painted while the page still slides in, and Broadway's page may show such a
+    # frame after the slide ended: the photos are where they stay once two looks agree.
+    last: list = []
+
+    def settled():
+        photos = app.scene().photos()
+        boxes = [p.box for p in photos]
+        agreed = len(photos) == PER_ALBUM and boxes == last
+        last[:] = boxes
+        return photos if agreed else None
+    return wait_for(settled, 10, 0.2, lambda: f"the album's {PER_ALBUM} photos, still, on the page:\n{app.scene().describe()}")
 
 
 def album_by_touch(app: BroadwayApp, dirs, settings: dict, dx: float, dy: float):
