@@ -29,7 +29,7 @@ extension Store {
     /// (its file is then not kept). Incoming files must have been through `prepareDownloaded`.
     public func saveOutcomes(_ items: [(photoId: Int64, outcome: DownloadOutcome)]) -> [Result<Photo?, Error>] {
         var results = [Result<Photo?, Error>?](repeating: nil, count: items.count)
-        let renamed = renameIntoPlace(items, failures: &results)
+        let renamed = filesInPlace(items, failures: &results)
         var unused: [String] = []
         do {
             let written = try writeOutcomes(items, renamed: renamed, skipping: results)
@@ -55,7 +55,7 @@ extension Store {
 
     /// Each downloaded file's final name (given by `prepareDownloaded`) by item; a file that is not
     /// there puts an error in `failures`. One fsync then makes every new name durable.
-    private func renameIntoPlace(_ items: [(photoId: Int64, outcome: DownloadOutcome)],
+    private func filesInPlace(_ items: [(photoId: Int64, outcome: DownloadOutcome)],
                                  failures: inout [Result<Photo?, Error>?]) -> [Int: String] {
         var renamed: [Int: String] = [:]
         for (index, item) in items.enumerated() {

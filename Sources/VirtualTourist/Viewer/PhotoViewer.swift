@@ -234,8 +234,9 @@ final class PhotoViewer {
         }
         guard picture?.isSharp != true, let sharper else { return }
         loadTask = Task { [weak self] in
-            guard let fetched = await sharper(photo), let self,
-                  let large = await self.decode(fetched),
+            guard let fetched = await sharper(photo), let self else { return }
+            if let written = fetched.written, let id = photo.id { self.sharperWrite = (id, written) }
+            guard let large = await self.decode(fetched),
                   !Task.isCancelled, self.current.id == photo.id,
                   large.fullWidth > picture?.fullSize?.width ?? picture?.texture.width ?? 0 else { return }
             let fullSize = (large.fullWidth, large.fullHeight)
@@ -250,7 +251,6 @@ final class PhotoViewer {
     /// written (the write and its fsync took as long as the decode), else from its file.
     private func decode(_ fetched: LargePhotos.Fetched) async -> Texture.Fitted? {
         let box = image.fittedPixels
-        if let written = fetched.written, let id = current.id { sharperWrite = (id, written) }
         if let data = fetched.data, let fitted = await Texture.load(data: data, fitting: box?.width ?? 4096, box?.height ?? 4096) {
             return fitted
         }
