@@ -321,6 +321,23 @@ def test_album_fills_placeholders_then_photos(launch, dirs, paris, loopback):
 
 # ---------------------------------------------------------------- 2. New Collection
 
+@pytest.mark.parametrize("size, columns", [((360, 520), 2), ((960, 680), 7)])
+def test_grid_columns_follow_the_window_width(launch, dirs, paris, loopback, size, columns):
+    """A phone's grid has two larger cells a row; a wider window as many 120 px cells as fit (its
+    breakpoints bound the columns, and with them the cells GTK keeps bound)."""
+    dirs.write_settings(seenIntroduction=True, flickrAPIKey="loopback-key", windowWidth=size[0],
+                        windowHeight=size[1], **paris)
+    app = launch()
+    _, lat, lon = drop_pin(app, dirs)
+    # The accessible tree holds the cells on screen: two rows on the phone.
+    cells = open_album(app, lat, lon).wait_cells(
+        lambda cs: len(cs) >= 2 * columns and all(c.kind == "photo" for c in cs), 20, "the first rows' photos")
+    tops = [round(app.screen_rect(c.node).y) for c in cells]
+    widths = {round(app.screen_rect(c.node).width) for c in cells}
+    assert tops.count(tops[0]) == columns, f"{tops.count(tops[0])} photos in the first row, tops {tops}"
+    assert min(widths) >= 100, f"cells {widths} px wide"
+
+
 def test_new_collection_replaces_photos_and_files(launch, dirs, paris, loopback, total_70):
     app = launch()
     pin_id, lat, lon = drop_pin(app, dirs)

@@ -89,7 +89,7 @@ final class AlbumPage {
         header.packEnd(mapToggle)
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
-                                                   mapClamp: mapClamp, grid: grid),
+                                                   mapClamp: mapClamp),
                               title: pin.title, tag: "album-\(Self.serial)")
         page.insertActionGroup("album", sortMenu.actions)
         bind()
@@ -135,7 +135,7 @@ final class AlbumPage {
     private static func buildContent(_ stack: Stack, grid: PhotoGrid, empty emptyPage: StatusPage, error errorPage: StatusPage,
                                      loader: AlbumLoader) -> Stack {
         stack.setExpand(horizontal: true, vertical: true)
-        stack.add(grid.root, as: Content.photos)
+        stack.add(grid.widget, as: Content.photos)
         let searching = StatusPage(icon: "image-loading-symbolic", title: tr("Looking for Photos…"))
         let spinner = Spinner()
         spinner.isSpinning = true
@@ -168,10 +168,10 @@ final class AlbumPage {
     }
 
     /// A short window (a phone in landscape) gives the photos the room: a smaller place map,
-    /// then none; a narrow one packs the grid and the bar tighter. A bin applies only the last
-    /// breakpoint that matches, so the combined conditions come last with both sets.
-    private static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box, mapClamp: Clamp,
-                                 grid: PhotoGrid) -> BreakpointBin {
+    /// then none; a narrow one packs the bar tighter (the grid sets its own columns, `PhotoGrid`).
+    /// A bin applies only the last breakpoint that matches, so the combined conditions come last with both sets.
+    private static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box,
+                                 mapClamp: Clamp) -> BreakpointBin {
         let content = ToolbarView(content: body)
         content.addTopBar(header)
         content.addTopBar(banner)
@@ -179,8 +179,7 @@ final class AlbumPage {
         let smallMap: [(Object, String, BreakpointValue)] = [(mapClamp, "maximum-size", .int(80)),
                                                              (mapClamp, "tightening-threshold", .int(80))]
         let noMap: [(Object, String, BreakpointValue)] = [(mapClamp, "visible", .bool(false))]
-        let compact: [(Object, String, BreakpointValue)] = [(grid.grid, "max-columns", .uint(3)),
-                                                            (bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
+        let compact: [(Object, String, BreakpointValue)] = [(bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
                                                             (bar, "spacing", .int(6))]
         let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
         bin.addBreakpoint("max-height: 560px", smallMap)

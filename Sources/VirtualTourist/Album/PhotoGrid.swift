@@ -9,6 +9,8 @@ import Translation
 @MainActor
 final class PhotoGrid {
     static let cellSize: Int32 = 120
+    /// What the page shows: the scrolled grid in a bin that sets its columns by its width.
+    let widget: BreakpointBin
     let root: ScrolledWindow
     let grid: GridView
     private let list = StringList()
@@ -18,7 +20,9 @@ final class PhotoGrid {
     private var cells: [ObjectIdentifierKey: PhotoCell] = [:]
     /// The cell showing each photo, so a changed photo finds its cell without a search.
     private var bound: [Int64: PhotoCell] = [:]
-    private let textures = TextureCache(capacity: 240)
+    /// Two first screens' worth (see `prefetch`): the photos just scrolled past and those of a
+    /// list change (removed photos' neighbours move up) show without decoding again.
+    private let textures = TextureCache(capacity: 64)
     private var keyController: EventController?
 
     var onRemove: ((Int64) -> Void)?
@@ -44,6 +48,7 @@ final class PhotoGrid {
         // The grid must be the scrolled window's direct child, or its items are not recycled.
         root = ScrolledWindow(child: grid)
         root.setExpand(horizontal: true, vertical: true)
+        widget = Self.columnsByWidth(root, grid: grid)
         root.onScroll { [weak self] in
             guard let self else { return }
             self.scheduleLoads()
@@ -269,6 +274,7 @@ final class PhotoGrid {
         guard case .shown(let photo) = state, !cell.hasPicture else { return }
         if let texture = textures[id] {
             cell.setTexture(texture, for: id)
+            onPhotoShown?(id)
             return
         }
         guard let url = fileURL(photo) else { return }
@@ -288,6 +294,19 @@ final class PhotoGrid {
         }
     }
 
+    /// GtkGridView keeps max-columns × 30 rows of cells bound, each holding its decoded photo,
+    /// whatever the width shows: at most as many columns as fit keeps that to what scrolling
+    /// back needs (12 columns in a 960 px window kept 360 photos bound, 8 keep 240). A narrow
+    /// (phone) grid shows 3 larger cells a row. The last matching breakpoint applies.
+    private static func columnsByWidth(_ scrolled: ScrolledWindow, grid: GridView) -> BreakpointBin {
+        let bin = BreakpointBin(child: scrolled, minimumWidth: 2 * cellSize, minimumHeight: cellSize)
+        bin.setExpand(horizontal: true, vertical: true)
+        bin.addBreakpoint("max-width: 1000px", [(grid, "max-columns", .uint(8))])
+        bin.addBreakpoint("max-width: 720px", [(grid, "max-columns", .uint(6))])
+        bin.addBreakpoint("max-width: 480sp", [(grid, "max-columns", .uint(3))])
+        return bin
+    }
+
     /// How many cells the first screen holds, and at what scale: the first screenful joins the
     /// list at once and its photos start decoding before the first frame.
     /// The side of the cells' textures in pixels. The window's scale is known before the grid
@@ -297,6 +316,7 @@ final class PhotoGrid {
     func prefetch(count: Int, scaleFactor: Int32) {
         firstScreen = count
         self.scaleFactor = max(1, scaleFactor)
+        textures.capacity = max(64, 2 * count)
     }
 
     private func prefetchTextures(_ cells: ArraySlice<AlbumState.Cell>) {

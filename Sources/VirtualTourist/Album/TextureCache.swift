@@ -5,7 +5,10 @@ import GtkKit
 /// cell ask for it at the same time.
 @MainActor
 final class TextureCache {
-    private let capacity: Int
+    /// Kept to a few screens: cells GTK keeps bound hold their own textures (see `PhotoGrid`).
+    var capacity: Int {
+        didSet { trim() }
+    }
     private var textures: [Int64: Texture] = [:]
     private var order: [Int64] = []
     private var decoding: [Int64: Task<Texture?, Never>] = [:]
@@ -34,6 +37,12 @@ final class TextureCache {
 
     private func keep(_ texture: Texture, for id: Int64) {
         if textures.updateValue(texture, forKey: id) == nil { order.append(id) }
-        if order.count > capacity { textures[order.removeFirst()] = nil }
+        trim()
+    }
+
+    private func trim() {
+        guard order.count > capacity else { return }
+        for id in order.prefix(order.count - capacity) { textures[id] = nil }
+        order.removeFirst(order.count - capacity)
     }
 }
