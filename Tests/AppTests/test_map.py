@@ -145,6 +145,31 @@ def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopba
     assert any(entry["path"].startswith("/tiles/10/") for entry in tiles), [e["path"] for e in tiles][:10]
 
 
+def test_map_under_an_album_shows_its_tiles_again_from_the_cache(launch, dirs, paris, loopback, tmp_path):
+    """Covered by an album, the map lets its decoded tiles go (MapView.releaseTiles); closing the
+    album shows them again, drawn from the disk cache: none is fetched again."""
+    palette = tile_palette(loopback)
+    dirs.write_settings(seenIntroduction=True, flickrAPIKey="loopback-key", **paris)
+    app = launch()
+    wait_for_tiles_drawn(app, palette, tmp_path)
+    _, lat, lon = drop_pin(app, dirs)
+    app.click(app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True, timeout=10))
+    title = f"{lat:.4f}, {lon:.4f}"
+    app.back_button(page=title)
+    # The album's page has covered the map, and its own place map has its tiles.
+    wait_for(lambda: app.find(role="label", name=title, showing=True), 5, message="the album page")
+    wait_for(lambda: loopback.requests("tile") and not app.find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}",
+                                                                 showing=True), 10,
+             message="the map page hidden under the album")
+    loopback.control("reset")
+    app.go_back(page=title)
+    wait_for(app.map_node, 5, message="the map page back")
+    counts, tiled, total = wait_for_tiles_drawn(app, palette, tmp_path)
+    assert tiled < total, "the pin and the controls are drawn over the tiles"
+    assert not [e for e in loopback.requests("tile") if e["path"].startswith("/tiles/10/")], \
+        "the map's own tiles came from the disk cache"
+
+
 def wait_for_requests_again(loopback, paths: set[str]) -> None:
     """Waits until every tile in `paths` has been requested since the last reset."""
     wait_for(lambda: paths <= {e["path"] for e in loopback.requests("tile")}, 15,

@@ -17,4 +17,10 @@ public final class NavigationPage: Widget {
     /// The page's showing animation ended (it is the visible page).
     @discardableResult
     public func onShown(_ handler: @escaping Handler) -> HandlerID { on("shown", handler) }
+    /// Another page covers this one, its animation ended.
+    @discardableResult
+    public func onHidden(_ handler: @escaping Handler) -> HandlerID { on("hidden", handler) }
+    /// This page's showing animation starts.
+    @discardableResult
+    public func onShowing(_ handler: @escaping Handler) -> HandlerID { on("showing", handler) }
 }

@@ -43,12 +43,34 @@ public final class MapView: Widget {
     public var isDark = false {
         didSet {
             guard isDark != oldValue else { return }
-            renderer = source.makeRenderer(dark: isDark)
-            shumate_simple_map_set_map_source(simple, vt_shumate_map_source(UnsafeMutableRawPointer(renderer)))
-            g_object_unref(UnsafeMutableRawPointer(renderer))
+            replaceTileLayer()
             wakeTiles()
         }
     }
+
+    private func replaceTileLayer() {
+        renderer = source.makeRenderer(dark: isDark)
+        shumate_simple_map_set_map_source(simple, vt_shumate_map_source(UnsafeMutableRawPointer(renderer)))
+        g_object_unref(UnsafeMutableRawPointer(renderer))
+    }
+
+    /// For a map another page covers: its tile layer keeps the decoded tiles it shows and up to
+    /// 100 more (256 KB each) while nobody sees them. A new, empty layer takes its place; hidden,
+    /// it asks for nothing until `showTilesAgain`, and then refills from the disk cache.
+    public func releaseTiles() {
+        guard !tilesReleased else { return }
+        tilesReleased = true
+        replaceTileLayer()
+    }
+
+    /// The map is about to show again (see `releaseTiles`).
+    public func showTilesAgain() {
+        guard tilesReleased else { return }
+        tilesReleased = false
+        wakeTiles()
+    }
+
+    private var tilesReleased = false
 
     /// libshumate 1.4's tile layer defers loading while the map "moves fast", measured from the
     /// last frame; its first measure starts from (0, 0), so it defers, and when its one retry

@@ -86,6 +86,10 @@ final class MapPage {
         adaptToWidth()
         layout.onBreakpointChanged { [unowned self] in self.adaptToWidth() }
         page = NavigationPage(child: layout, title: "Virtual Tourist", tag: "map")
+        // Under an album (and its viewer) the map's tiles are memory nobody sees: 7.5 MB in a
+        // 960 × 680 window, up to 25 MB with the layer's cache. They come back from the disk cache.
+        page.onHidden { [unowned self] in self.map.releaseTiles() }
+        page.onShowing { [unowned self] in self.map.showTilesAgain() }
         if !settings.current.seenIntroduction {
             let card = IntroductionCard { [unowned self] in self.dismissIntroduction() }
             overlay.addOverlay(card.root)
