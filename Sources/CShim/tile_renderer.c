@@ -10,7 +10,9 @@
 // A tile whose data comes twice (a stale cached copy, then the server's) shows the newest data
 // that decodes; the fill ends, and the map layer caches the tile, once no decode is running.
 #include "vt_tile_renderer.h"
-#include <sys/mman.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 struct _VtTileRenderer {
     ShumateMapSource parent_instance;
@@ -80,31 +82,6 @@ static void darken(guchar *pixels, int width, int height, gsize stride) {
     }
 }
 
-// A tile's pixels are mapped, not malloc'd: a map covered by another page lets its whole layer
-// go at once (MapView.releaseTiles), and 256 KB blocks freed back to malloc stay in its arenas
-// (glibc raises its mmap threshold past their size after the first one is freed).
-typedef struct {
-    void *pixels;
-    gsize size;
-} Mapped;
-
-static void unmap_pixels(gpointer data) {
-    Mapped *mapped = data;
-    munmap(mapped->pixels, mapped->size);
-    g_free(mapped);
-}
-
-// Bytes of `size` mapped for a tile's pixels; `*pixels` is where to write them.
-static GBytes *mapped_bytes(gsize size, guchar **pixels) {
-    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (memory == MAP_FAILED)
-        g_error("out of memory for a %" G_GSIZE_FORMAT "-byte tile", size);
-    Mapped *mapped = g_new(Mapped, 1);
-    *mapped = (Mapped){memory, size};
-    *pixels = memory;
-    return g_bytes_new_with_free_func(memory, size, unmap_pixels, mapped);
-}
-
 static GdkTexture *decode(GBytes *data, gboolean dark, GError **error) {
     GdkPixbufLoader *loader = gdk_pixbuf_loader_new();
     gboolean refused = FALSE;
@@ -121,12 +98,12 @@ static GdkTexture *decode(GBytes *data, gboolean dark, GError **error) {
     if (pixbuf != NULL) {
         GdkTexture *decoded = gdk_texture_new_for_pixbuf(pixbuf);
         int width = gdk_texture_get_width(decoded), height = gdk_texture_get_height(decoded);
-        gsize stride = (gsize)width * 4, size = stride * (gsize)height;
-        guchar *pixels;
-        GBytes *bytes = mapped_bytes(size, &pixels);
+        gsize stride = (gsize)width * 4;
+        guchar *pixels = g_malloc(stride * (gsize)height);
         gdk_texture_download(decoded, pixels, stride);  // into GDK_MEMORY_DEFAULT, cairo's format
         if (dark)
             darken(pixels, width, height, stride);
+        GBytes *bytes = g_bytes_new_take(pixels, stride * (gsize)height);
         texture = gdk_memory_texture_new(width, height, GDK_MEMORY_DEFAULT, bytes, stride);
         g_bytes_unref(bytes);
         g_object_unref(decoded);
@@ -287,4 +264,10 @@ void vt_tile_renderer_set_dark(VtTileRenderer *self, gboolean dark) {
 
 guint vt_tile_renderer_get_fills(VtTileRenderer *self) {
     return self->fills;
+}
+
+void vt_tile_renderer_return_memory(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

@@ -20,5 +20,9 @@ void vt_tile_renderer_set_dark(VtTileRenderer *self, gboolean dark);
 // Tiles asked of this renderer so far. Each map gets its own renderer over the shared data
 // source, so this says whether that one map has asked for any (see MapView.wakeTiles).
 guint vt_tile_renderer_get_fills(VtTileRenderer *self);
+// After a map let its tiles go: their 256 KB blocks, freed back to malloc, stay in its arenas
+// (glibc raises its mmap threshold past their size once one is freed); trimmed, their pages
+// return to the system. malloc_trim is in <malloc.h>, which Swift's Glibc module leaves out.
+void vt_tile_renderer_return_memory(void);
 
 G_END_DECLS

@@ -61,6 +61,11 @@ public final class MapView: Widget {
         guard !tilesReleased else { return }
         tilesReleased = true
         replaceTileLayer()
+        // The window's last frame still holds the old tiles' textures until it draws again.
+        Task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(200))
+            vt_tile_renderer_return_memory()
+        }
     }
 
     /// The map is about to show again (see `releaseTiles`).
