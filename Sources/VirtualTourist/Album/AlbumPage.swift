@@ -169,7 +169,8 @@ final class AlbumPage {
 
     /// A short window (a phone in landscape) gives the photos the room: a smaller place map,
     /// then none; a narrow one packs the bar tighter (the grid sets its own columns, `PhotoGrid`).
-    /// A bin applies only the last breakpoint that matches, so the combined conditions come last with both sets.
+    /// A bin applies only the last breakpoint that matches, so the combined conditions come last
+    /// with both sets.
     private static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box,
                                  mapClamp: Clamp) -> BreakpointBin {
         let content = ToolbarView(content: body)
