@@ -124,4 +124,41 @@ final class BurstTests: XCTestCase {
         XCTAssertEqual(leftovers, [])
         withExtendedLifetime((prefetch, onScreen)) {}
     }
+
+    /// The album on screen keeps a slot's worth of photos waiting in the scheduler, not its
+    /// whole album (starting 250 tasks at once held its first request back), and a slot it
+    /// frees still goes to its next photo before a prefetch's.
+    func testAlbumOnScreenQueuesOneSlotsWorthAheadAndKeepsItsTurn() async throws {
+        let client = HeldClient()
+        // Two photo transfers at a time; the searches (a host of their own) fit beside them.
+        let scheduler = DownloadScheduler(perHost: 2, total: 4)
+        let shownPin = try store.addPin(latitude: 1, longitude: 10)
+        let otherPin = try store.addPin(latitude: 2, longitude: 10)
+        let shown = try AlbumLoader(pin: shownPin, store: store, source: OnePageSource(count: 12), client: client,
+                                    perPage: 20, maxConcurrent: 2, scheduler: scheduler)
+        let other = try AlbumLoader(pin: otherPin, store: store, source: OnePageSource(count: 3), client: client,
+                                    perPage: 20, maxConcurrent: 2, scheduler: scheduler)
+        let observation = shown.observe { _ in }
+        defer { observation.cancel() }
+        let isShown = { (url: URL) in url.lastPathComponent.hasPrefix("1.0-") }
+        shown.start()
+        try await until("the shown album's first two transfers") { client.waiting == 2 }
+        other.start()
+        // Two transferring and two waiting for the album on screen, two waiting for the prefetch.
+        try await until("every loader to queue its photos") { scheduler.waitingCount == 4 }
+        XCTAssertTrue(client.waitingURLs.allSatisfy(isShown))
+
+        let done = { shown.state.progress.shown == 12 && other.state.progress.shown == 3 }
+        while !done() {
+            try await until("the next transfers") { client.waiting > 0 || done() }
+            XCTAssertLessThanOrEqual(scheduler.waitingCount, 4)
+            client.answerAll()
+        }
+        let requests = client.requests.filter { $0.pathExtension == "jpg" }
+        XCTAssertEqual(requests.count, 15)
+        let lastShown = try XCTUnwrap(requests.lastIndex(where: isShown))
+        let firstOther = try XCTUnwrap(requests.firstIndex { !isShown($0) })
+        XCTAssertLessThan(lastShown, firstOther, "a prefetch took a slot the album on screen freed")
+        XCTAssertEqual(shown.state.phase, .ready)
+    }
 }

@@ -18,35 +18,6 @@ private struct OnePageSource: PhotoSource {
     func highestPage(total: Int, pages: Int, perPage: Int) -> Int { pages }
 }
 
-/// A client whose requests wait until the test answers or fails them, as a connection does
-/// when the network goes away under it.
-private final class HeldClient: HTTPClient {
-    private let held = Mutex<[(url: URL, continuation: CheckedContinuation<Data, Error>)]>([])
-    private let log = Mutex<[URL]>([])
-
-    var requests: [URL] { log.withLock { $0 } }
-    var waiting: Int { held.withLock { $0.count } }
-
-    func get(_ url: URL, rules: TransferRules) async throws -> Data {
-        log.withLock { $0.append(url) }
-        return try await withCheckedThrowingContinuation { continuation in
-            held.withLock { $0.append((url, continuation)) }
-        }
-    }
-
-    func answerAll() {
-        for request in held.withLock({ list in defer { list.removeAll() }; return list }) {
-            request.continuation.resume(returning: request.url.path == "/search" ? Data() : SampleImages.jpeg)
-        }
-    }
-
-    func failAll(_ error: HTTPError) {
-        for request in held.withLock({ list in defer { list.removeAll() }; return list }) {
-            request.continuation.resume(throwing: error)
-        }
-    }
-}
-
 /// Offline is a state: transfers wait for the network instead of failing, and resume on their own.
 @MainActor
 final class OfflineTests: XCTestCase {
@@ -65,15 +36,6 @@ final class OfflineTests: XCTestCase {
     private func makeLoader() throws -> AlbumLoader {
         return try AlbumLoader(pin: try XCTUnwrap(try store.pin(id: pin.id!)), store: store,
                                source: OnePageSource(client: client), client: client, perPage: 10, scheduler: scheduler)
-    }
-
-    /// Iterates until `condition` holds (the loader's work arrives through tasks and the store's observation).
-    private func until(_ what: String, _ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     private func shown(_ loader: AlbumLoader) -> Int { loader.state.progress.shown }

@@ -93,14 +93,6 @@ final class PinNamerTests: XCTestCase {
         store = try makeStore(self)
     }
 
-    private func until(_ what: String, _ condition: () throws -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try !condition() {
-            guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting for \(what)") }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     private func names() throws -> [String?] {
         try store.pins().map(\.placeName)
     }

@@ -84,3 +84,48 @@ func makeStore(_ testCase: XCTestCase, in directory: URL? = nil) throws -> Store
     return try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
                      photosDirectory: directory.appendingPathComponent("photos", isDirectory: true))
 }
+
+/// A client whose requests wait until the test answers or fails them, as a connection does
+/// when the network goes away under it.
+final class HeldClient: HTTPClient {
+    private let held = Mutex<[(url: URL, continuation: CheckedContinuation<Data, Error>)]>([])
+    private let log = Mutex<[URL]>([])
+
+    var requests: [URL] { log.withLock { $0 } }
+    var waiting: Int { held.withLock { $0.count } }
+
+    func get(_ url: URL, rules: TransferRules) async throws -> Data {
+        log.withLock { $0.append(url) }
+        return try await withCheckedThrowingContinuation { continuation in
+            held.withLock { $0.append((url, continuation)) }
+        }
+    }
+
+    /// The URLs of the requests waiting now, oldest first.
+    var waitingURLs: [URL] { held.withLock { $0.map(\.url) } }
+
+    func answerAll() {
+        for request in held.withLock({ list in defer { list.removeAll() }; return list }) {
+            request.continuation.resume(returning: request.url.path == "/search" ? Data() : SampleImages.jpeg)
+        }
+    }
+
+    func failAll(_ error: HTTPError) {
+        for request in held.withLock({ list in defer { list.removeAll() }; return list }) {
+            request.continuation.resume(throwing: error)
+        }
+    }
+}
+
+extension XCTestCase {
+    /// Iterates until `condition` holds (a loader's work arrives through tasks and the store's
+    /// observation), failing after 30 s.
+    @MainActor
+    func until(_ what: String, _ condition: () throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while try !condition() {
+            guard ContinuousClock.now < deadline else { return XCTFail("timed out waiting for \(what)") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+}
