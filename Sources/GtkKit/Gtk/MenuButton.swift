@@ -5,15 +5,27 @@ internal import CShim
 public final class MenuButton: Widget {
     private typealias Build = @MainActor (OpaquePointer) -> Void
 
-    public init(icon: String, label: String, items: [(label: String, action: String)]) {
+    /// Shared with the popup's builder, which GTK keeps (this wrapper may be gone by then).
+    private final class Sections { var list: [Section] = [] }
+    private let sections = Sections()
+
+    /// A menu of sections, each with an optional heading; `setSections` gives it new items.
+    public init(icon: String, label: String, sections: [Section]) {
         super.init(gtk_menu_button_new())
+        self.sections.list = sections
         gtk_menu_button_set_icon_name(vt_menu_button(raw), icon)
-        // The menu (a popover of buttons) is built when it first opens, not before the window's
-        // first frame, which does not show it.
-        let build: Build = { button in
+        // The menu (a popover of buttons) is built when it opens, from the latest sections: not
+        // before the window's first frame, which does not show it, nor each time the sections
+        // change (an album's sort menu cost 4-6 ms of its first frame with placeholders).
+        let build: Build = { [sections = self.sections] button in
             guard gtk_menu_button_get_menu_model(button) == nil else { return }
             let menu = g_menu_new()
-            for item in items { g_menu_append(menu, item.label, item.action) }
+            for section in sections.list {
+                let part = g_menu_new()
+                for item in section.items { g_menu_append(part, item.label, item.action) }
+                g_menu_append_section(menu, section.heading, vt_menu_model(UnsafeMutableRawPointer(part)))
+                g_object_unref(UnsafeMutableRawPointer(part))
+            }
             gtk_menu_button_set_menu_model(button, vt_menu_model(UnsafeMutableRawPointer(menu)))
             g_object_unref(UnsafeMutableRawPointer(menu))
         }
@@ -28,10 +40,8 @@ public final class MenuButton: Widget {
         setAccessibleLabel(label)
     }
 
-    /// A menu of sections, each with an optional heading; `setSections` gives it new items.
-    public convenience init(icon: String, label: String, sections: [Section]) {
-        self.init(icon: icon, label: label, items: [])
-        setSections(sections)
+    public convenience init(icon: String, label: String, items: [(label: String, action: String)]) {
+        self.init(icon: icon, label: label, sections: [Section(items: items)])
     }
 
     public struct Section {
@@ -44,14 +54,9 @@ public final class MenuButton: Widget {
     }
 
     public func setSections(_ sections: [Section]) {
-        let menu = g_menu_new()
-        for section in sections {
-            let part = g_menu_new()
-            for item in section.items { g_menu_append(part, item.label, item.action) }
-            g_menu_append_section(menu, section.heading, vt_menu_model(UnsafeMutableRawPointer(part)))
-            g_object_unref(UnsafeMutableRawPointer(part))
-        }
-        gtk_menu_button_set_menu_model(vt_menu_button(raw), vt_menu_model(UnsafeMutableRawPointer(menu)))
-        g_object_unref(UnsafeMutableRawPointer(menu))
+        self.sections.list = sections
+        // A menu built already is dropped, and built again when it next opens.
+        let button = vt_menu_button(raw)
+        if gtk_menu_button_get_menu_model(button) != nil { gtk_menu_button_set_menu_model(button, nil) }
     }
 }
