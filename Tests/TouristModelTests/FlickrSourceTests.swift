@@ -53,6 +53,30 @@ final class FlickrSourceTests: XCTestCase {
         XCTAssertEqual(page.photos[1].author, "o2")
     }
 
+    /// Each number is tried in the form the previous one came in first; an answer that changes
+    /// form between fields (and odd values in either) still reads every one.
+    func testNumbersSwitchingFormMidAnswer() throws {
+        let body = """
+            {"photos":{"page":"1","pages":2,"perpage":"2","total":4.0,"photo":[
+              {"id":"11","secret":"s1","server":"7","license":"4","height_m":240,"width_m":"320",
+               "url_m":"https://live.staticflickr.com/7/11_s1.jpg",
+               "latitude":"48.5","longitude":2.25,"datetakengranularity":"0","datetakenunknown":0},
+              {"id":"12","secret":"s2","server":"7","license":5,"height_m":"x","width_m":1e30,
+               "url_m":"https://live.staticflickr.com/7/12_s2.jpg",
+               "latitude":48.75,"longitude":"2.5","datetakengranularity":4,"datetakenunknown":"1"}
+            ]},"stat":"ok"}
+            """
+        let page = try FlickrSource.decode(Data(body.utf8))
+        XCTAssertEqual([page.page, page.pages, page.total], [1, 2, 4])
+        XCTAssertEqual(page.photos.map(\.license), ["CC BY 2.0", "CC BY-SA 2.0"])
+        XCTAssertEqual(page.photos[0].width, 320)
+        XCTAssertEqual(page.photos[0].height, 240)
+        XCTAssertEqual(page.photos[0].coordinate, Coordinate(latitude: 48.5, longitude: 2.25))
+        XCTAssertNil(page.photos[1].width, "too large for a dimension")
+        XCTAssertNil(page.photos[1].height, "not a number")
+        XCTAssertEqual(page.photos[1].coordinate, Coordinate(latitude: 48.75, longitude: 2.5))
+    }
+
     func testSkipsPhotosWithoutAnyImageAndIgnoresUnknownFields() throws {
         let body = """
             {"stat":"ok","extra":{"nested":true},"photos":{"page":1,"pages":1,"perpage":10,"total":3,"photo":[

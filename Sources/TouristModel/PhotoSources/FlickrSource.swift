@@ -83,7 +83,9 @@ public struct FlickrSource: PhotoSource {
     public static func decode(_ data: Data, cellPixels: Int = 640) throws -> PhotoPage {
         let envelope: Envelope
         do {
-            envelope = try JSONDecoder().decode(Envelope.self, from: data)
+            let decoder = JSONDecoder()
+            decoder.userInfo[NumberForms.key] = NumberForms()
+            envelope = try decoder.decode(Envelope.self, from: data)
         } catch {
             throw PhotoSourceError.malformedResponse("Flickr")
         }
@@ -249,6 +251,16 @@ public struct FlickrSource: PhotoSource {
     }
 }
 
+/// How the numbers of the answer being decoded came so far. An answer sends them in one form
+/// (older responses quote every number), and each failed attempt throws: tried in the last
+/// field's form first, quoted numbers no longer cost a failure each (3,000 in a 250-photo
+/// answer, a third of its decoding). Belongs to one decode call, on one thread.
+final class NumberForms: @unchecked Sendable {
+    var intsQuoted = false
+    var decimalsQuoted = false
+    static let key = CodingUserInfoKey(rawValue: "NumberForms")!
+}
+
 /// An integer that older APIs send as a string ("12") and newer ones as a number; nil when it
 /// is neither or does not fit an Int (1e19). Callers range-check it with `in(_:)`.
 struct LooseInt: Decodable {
@@ -256,12 +268,15 @@ struct LooseInt: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        let forms = decoder.userInfo[NumberForms.key] as? NumberForms
         let all = Int.min...Int.max
-        // A string before a decimal: older responses send every number as one, and each failed
-        // attempt throws (a quarter of decoding a 250-photo answer went to those).
-        if let number = try? container.decode(Int.self) {
+        if forms?.intsQuoted == true, let text = try? container.decode(String.self) {
+            value = Bounded.int(text: text, in: all)
+        } else if let number = try? container.decode(Int.self) {
+            forms?.intsQuoted = false
             value = number
         } else if let text = try? container.decode(String.self) {
+            forms?.intsQuoted = true
             value = Bounded.int(text: text, in: all)
         } else if let number = try? container.decode(Double.self) {
             value = Bounded.int(number, in: all)
@@ -285,10 +300,16 @@ struct LooseDouble: Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if let number = try? container.decode(Double.self) {
+        let forms = decoder.userInfo[NumberForms.key] as? NumberForms
+        let all = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude
+        if forms?.decimalsQuoted == true, let text = try? container.decode(String.self) {
+            value = Place.number(text, in: all)
+        } else if let number = try? container.decode(Double.self) {
+            forms?.decimalsQuoted = false
             value = number.isFinite ? number : nil
         } else if let text = try? container.decode(String.self) {
-            value = Place.number(text, in: -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+            forms?.decimalsQuoted = true
+            value = Place.number(text, in: all)
         } else {
             value = nil
         }
