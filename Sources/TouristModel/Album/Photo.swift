@@ -117,6 +117,25 @@ extension Photo {
 }
 
 extension Photo {
+    /// Inserts a new row with one statement prepared once per connection: a search stores 250
+    /// at a time, and GRDB's record insert fills a container and looks up its statement for
+    /// each. The columns are `encode(to:)`'s, without the id SQLite assigns.
+    static func insertNew(_ photo: inout Photo, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO photo (pin_id, position, source, source_id, remote_url, large_url, page_url, file_name,
+                               title, author, license, width, height, latitude, longitude, taken, state, failure)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        try statement.execute(arguments: [
+            photo.pinId, photo.position, photo.source, photo.sourceId, photo.remoteURL, photo.largeURL,
+            photo.pageURL, photo.fileName, photo.title, photo.author, photo.license, photo.width, photo.height,
+            photo.latitude, photo.longitude, photo.taken?.text, photo.state.rawValue, photo.failure,
+        ])
+        photo.id = db.lastInsertedRowID
+    }
+}
+
+extension Photo {
     /// Album order: by position, then (two rows sharing one, as an interrupted write can leave
     /// them) by id, a photo not yet stored first.
     static func albumOrder(_ a: Photo, _ b: Photo) -> Bool {

@@ -290,7 +290,7 @@ public final class Store: Sendable {
                     fileName: nil, title: item.title, author: item.author, license: item.license,
                     width: item.width, height: item.height, coordinate: item.coordinate, taken: item.taken,
                     state: .pending)
-                try photo.insert(db)
+                try Photo.insertNew(&photo, db)
                 inserted.append(photo)
             }
             pin.albumPage = page
