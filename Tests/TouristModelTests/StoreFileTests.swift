@@ -18,8 +18,17 @@ final class StoreFileTests: XCTestCase {
     }
 
     func testReplaceAlbumInsertsPendingRowsAndRecordsPage() throws {
-        let remote = remotePhotos(3)
+        var remote = remotePhotos(3)
+        // Every column its own value, so one written into another's place shows when read back.
+        remote[2].largeURL = URL(string: "https://example.org/large/r2.jpg")
+        remote[2].coordinate = Coordinate(latitude: 48.5, longitude: 2.25)
+        remote[2].taken = TakenDate(text: "1987-06-05")
+        remote[2].width = 333
+        remote[2].height = 222
         let inserted = try store.replaceAlbum(pinId: pin.id!, source: "flickr", page: 4, pages: 9, photos: remote)
+        XCTAssertEqual(inserted[2].largeURL, "https://example.org/large/r2.jpg")
+        XCTAssertEqual([inserted[2].latitude, inserted[2].longitude], [48.5, 2.25])
+        XCTAssertEqual(inserted[2].taken, TakenDate(text: "1987-06-05"))
         XCTAssertEqual(inserted.map(\.position), [0, 1, 2])
         XCTAssertTrue(inserted.allSatisfy { $0.id != nil && $0.state == .pending && $0.fileName == nil })
         XCTAssertEqual(inserted.map(\.sourceId), remote.map(\.sourceId))
