@@ -251,10 +251,11 @@ public struct FlickrSource: PhotoSource {
     }
 }
 
-/// How the numbers of the answer being decoded came so far. An answer sends them in one form
-/// (older responses quote every number), and each failed attempt throws: tried in the last
-/// field's form first, quoted numbers no longer cost a failure each (3,000 in a 250-photo
-/// answer, a third of its decoding). Belongs to one decode call, on one thread.
+/// The form the answer being decoded sent its last number in. Older responses quote every
+/// number, and each failed attempt throws: tried in the last number's form first, a quoted
+/// answer no longer costs a failure per number (3,000 in a 250-photo answer, over a quarter
+/// of its decoding); a mixed one costs a failure per change of form. Belongs to one decode
+/// call, on one thread.
 final class NumberForms: @unchecked Sendable {
     var intsQuoted = false
     var decimalsQuoted = false
