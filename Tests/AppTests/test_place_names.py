@@ -1,13 +1,16 @@
 """Places have names (issue 27, part 1): a dropped pin is named after its place by reverse
 geocoding (the loopback's `/nominatim/reverse`, in Nominatim's jsonv2 shape), the name is stored
 with the pin and shown by the map's pin and the album; a pin dropped offline is named when the
-network is back; a restart shows the stored name without asking again."""
+network is back; a restart shows the stored name without asking again. Stored pins are named
+when the user looks at them (the resting map, My Places), never all at once: Nominatim's policy
+forbids bulk lookups."""
 from __future__ import annotations
 
 from urllib.parse import parse_qs
 
 from harness import BUTTON, wait_for
 from test_album import press_key
+from test_my_places import open_places, seed, wait_rows
 from test_offline import PORTAL_ENV, portal  # noqa: F401 (the fixture)
 
 MONTMARTRE = {"mapLatitude": 48.8867, "mapLongitude": 2.3431, "mapZoom": 14}
@@ -83,3 +86,25 @@ def test_a_pin_dropped_offline_is_named_when_the_network_is_back(launch, dirs, l
     network.set_online(True)
     wait_for(lambda: place_names(dirs) == [NAME], 15, message=lambda: f"the pin's name: {place_names(dirs)}")
     app.wait_find(role=BUTTON, name=f"Pin at {NAME}", showing=True, timeout=5)
+
+
+def test_stored_pins_are_named_when_looked_at(launch, dirs, loopback):
+    """Three unnamed pins: the one in the map's view is named once the map rests, the two far
+    away only when My Places shows their rows."""
+    dirs.write_settings(seenIntroduction=True, **MONTMARTRE)
+    seed(launch, dirs, [(48.8867, 2.3431, None, None, 3), (10.0, 10.0, None, None, 2),
+                        (-20.0, 100.0, None, None, 1)])
+    app = launch()
+    wait_for(lambda: place_names(dirs) == [NAME, None, None], 15,
+             message=lambda: f"the pin in view named: {place_names(dirs)}")
+    app.wait_find(role=BUTTON, name=f"Pin at {NAME}", showing=True, timeout=5)
+    # Proof the app had its chance to ask about the others: the pins' work has run.
+    app.round_trip()
+    assert len(reverse_requests(loopback)) == 1 and place_names(dirs) == [NAME, None, None]
+
+    open_places(app)
+    wait_for(lambda: place_names(dirs) == [NAME, "", ""], 15,
+             message=lambda: f"the rows' pins looked up: {place_names(dirs)}")
+    asked = sorted((float(r["lat"]), float(r["lon"])) for r in reverse_requests(loopback))
+    assert asked == [(-20.0, 100.0), (10.0, 10.0), (48.8867, 2.3431)], asked
+    wait_rows(app, lambda n: n and n[-1].startswith(NAME), "the named place's row")

@@ -84,7 +84,8 @@ final class ReverseAnswerTests: XCTestCase {
     }
 }
 
-/// Pins named after their places: stored with the pin, looked up once, waiting while offline.
+/// Pins named after their places when the user looks at them: stored with the pin, looked up
+/// once, waiting while offline.
 @MainActor
 final class PinNamerTests: XCTestCase {
     private var store: Store!
@@ -97,25 +98,76 @@ final class PinNamerTests: XCTestCase {
         try store.pins().map(\.placeName)
     }
 
-    func testEveryUnnamedPinIsNamedOnceNewestFirst() async throws {
+    func testAPinLookedAtIsNamedOnceAndOthersAreLeftAlone() async throws {
         let paris = try store.addPin(latitude: 48.8867, longitude: 2.3431)
         let sea = try store.addPin(latitude: 45.0, longitude: -30.0)
+        let elsewhere = try store.addPin(latitude: 10, longitude: 10)
         var asked: [Coordinate] = []
         let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
             asked.append(coordinate)
             return coordinate.latitude > 48 ? "Montmartre, Paris" : nil
         }
-        namer.nameUnnamedPins()
-        try await until("both pins looked up") { try self.names() == ["Montmartre, Paris", ""] }
-        XCTAssertEqual(asked, [sea.coordinate, paris.coordinate], "the newest pin first")
+        namer.name(paris)
+        namer.nameShown([sea.id!], in: "places")
+        try await until("both pins looked up") { try self.names() == ["Montmartre, Paris", "", nil] }
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked, [paris.coordinate, sea.coordinate])
         XCTAssertEqual(try store.pin(id: paris.id!)?.title, "Montmartre, Paris")
         XCTAssertEqual(try store.pin(id: sea.id!)?.title, sea.coordinateText, "no name there: the coordinates")
-        try await until("the run to end") { !namer.isNaming }
-        namer.nameUnnamedPins()
+        XCTAssertEqual(try store.pin(id: elsewhere.id!)?.placeName, nil, "a pin nobody looked at is not asked about")
+
+        // Shown again (the stored pins, named now) and by another view: not asked again.
+        namer.name(try XCTUnwrap(store.pin(id: paris.id!)))
+        namer.nameShown([paris.id!, sea.id!], in: "map")
         try await until("the run to end") { !namer.isNaming }
         XCTAssertEqual(asked.count, 2, "a pin is looked up once")
-        // Kept in the database: a new store on the same file has the names.
         XCTAssertEqual(try store.pin(id: paris.id!)?.accessibleName, "Pin at Montmartre, Paris")
+    }
+
+    func testThePinOpenedComesFirstAndAViewAsksOnlyForWhatItShowsNow() async throws {
+        let pins = try (0..<6).map { try store.addPin(latitude: Double($0), longitude: 0) }
+        let ids = pins.map { $0.id! }
+        var asked: [Int64] = []
+        var held = true
+        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
+            asked.append(Int64(coordinate.latitude))
+            // The first lookup waits for the test, so the requests below pile up behind it.
+            while held { try await Task.sleep(nanoseconds: 1_000_000) }
+            return "Place \(Int(coordinate.latitude))"
+        }
+        namer.name(pins[0])
+        try await until("the first lookup") { asked == [0] }
+        namer.nameShown([ids[1], ids[2]], in: "places")
+        namer.nameShown([ids[3]], in: "places")  // scrolled on: rows 1 and 2 are gone
+        namer.nameShown([ids[4]], in: "map")
+        namer.name(pins[5])  // an album opened
+        held = false
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked, [0, 5, 4, 3], "the pin opened, then the view that changed last, in its order")
+        XCTAssertEqual(try names(), ["Place 0", nil, nil, "Place 3", "Place 4", "Place 5"])
+    }
+
+    func testAViewThatClosedAsksForNothingAndItsOrderIsKept() async throws {
+        let pins = try (0..<70).map { try store.addPin(latitude: Double($0), longitude: 0) }
+        var asked: [Int64] = []
+        var held = true
+        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
+            asked.append(Int64(coordinate.latitude))
+            while held { try await Task.sleep(nanoseconds: 1_000_000) }
+            return "Somewhere"
+        }
+        namer.name(pins[0])
+        try await until("the first lookup") { asked == [0] }
+        namer.nameShown([pins[3].id!, pins[1].id!], in: "places")
+        namer.nameShown([pins[2].id!], in: "map")
+        namer.nameShown([], in: "map")
+        held = false
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked, [0, 3, 1], "the rows top first; the map's pin left with the map")
+        // A view showing more than a minute's lookups: the first of them.
+        namer.nameShown(pins[4...].map { $0.id! }, in: "places")
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked.dropFirst(3), ArraySlice((4..<(4 + Int64(PinNamer.limit)))))
     }
 
     func testAPinDroppedOfflineIsNamedWhenTheNetworkIsBack() async throws {
@@ -125,8 +177,8 @@ final class PinNamerTests: XCTestCase {
             asked += 1
             return "Montmartre, Paris"
         }
-        try store.addPin(latitude: 48.8867, longitude: 2.3431)
-        namer.nameUnnamedPins()
+        let pin = try store.addPin(latitude: 48.8867, longitude: 2.3431)
+        namer.name(pin)
         try await until("the run to end") { !namer.isNaming }
         XCTAssertEqual(asked, 0, "nothing is asked offline")
         XCTAssertEqual(try names(), [nil])
@@ -134,9 +186,9 @@ final class PinNamerTests: XCTestCase {
         try await until("the pin named") { try self.names() == ["Montmartre, Paris"] }
     }
 
-    func testAFailingServiceLeavesPinsForLaterAndBadAnswersDoNotHoldUpOthers() async throws {
+    func testAFailingServiceKeepsThePinForLaterAndBadAnswersDoNotHoldUpOthers() async throws {
         let first = try store.addPin(latitude: 10, longitude: 10)
-        try store.addPin(latitude: 20, longitude: 20)
+        let second = try store.addPin(latitude: 20, longitude: 20)
         var failure: GeocoderError? = .unavailable(503)
         var asked = 0
         let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
@@ -144,16 +196,21 @@ final class PinNamerTests: XCTestCase {
             if let failure, coordinate.latitude == 20 || failure != .malformed { throw failure }
             return "Somewhere"
         }
-        namer.nameUnnamedPins()
+        namer.nameShown([second.id!, first.id!], in: "places")
         try await until("the run to end") { !namer.isNaming }
         XCTAssertEqual(asked, 1, "a service that is down is not asked again at once")
         XCTAssertEqual(try names(), [nil, nil])
-        // The newer pin's answer cannot be read: it is skipped for this session, the older named.
+        // The next pin asked for tries again, then the one kept. The newer pin's answer cannot
+        // be read: it is skipped for this session.
         failure = .malformed
-        namer.nameUnnamedPins()
+        namer.name(first)
         try await until("the older pin named") { try self.store.pin(id: first.id!)?.placeName == "Somewhere" }
         try await until("the run to end") { !namer.isNaming }
         XCTAssertEqual(try names(), ["Somewhere", nil])
+        XCTAssertEqual(asked, 3)
+        namer.nameShown([second.id!], in: "map")
+        try await until("the run to end") { !namer.isNaming }
+        XCTAssertEqual(asked, 3, "a pin whose answer could not be read is not asked again this session")
     }
 
     func testUnusableStoredNamesReadAsPlainText() async throws {

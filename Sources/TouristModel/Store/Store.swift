@@ -197,17 +197,6 @@ public final class Store: Sendable {
         try writer.read { db in try Pin.fetchCount(db) }
     }
 
-    /// Pins whose place has not been looked up yet, the newest first (the one just dropped is
-    /// the one the user is looking at).
-    /// `excluding`: pins not to ask about again (their lookup failed).
-    public func unnamedPins(excluding: Set<Int64> = [], limit: Int = 50) throws -> [Pin] {
-        try writer.read { db in
-            try Pin.filter(Column("place_name") == nil && !excluding.contains(Column("id")))
-                .filter((-90.0...90.0).contains(Column("latitude")) && (-180.0...180.0).contains(Column("longitude")))
-                .order(Column("id").desc).limit(limit).fetchAll(db)
-        }.filter(\.coordinate.isValid)
-    }
-
     /// Stores the place's name of a pin ("" for "the service knows none"); a pin deleted
     /// meanwhile is left alone.
     /// Off the caller's thread: each write makes every observation of the pins read them again,

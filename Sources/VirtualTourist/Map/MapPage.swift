@@ -30,6 +30,11 @@ final class MapPage {
     /// A pin was deleted (hidden while Undo is offered): its album has nothing more to do.
     var onPinDeleted: ((Int64) -> Void)?
     var onPinDropped: ((Pin) -> Void)?
+    /// The pins without a place name that the resting map shows on their own.
+    var onUnnamedPinsShown: (([Int64]) -> Void)? {
+        get { pins.onUnnamedPinsShown }
+        set { pins.onUnnamedPinsShown = newValue }
+    }
     /// The user chose a place found by name; the map is flying there.
     var onPlaceChosen: ((Place) -> Void)?
     let placeSearch: PlaceSearch

@@ -37,6 +37,8 @@ final class PinLayer {
     private let fallbackSize: (width: Int32, height: Int32)
 
     var onActivate: ((Pin) -> Void)?
+    /// The pins without a place name that the map shows on their own, once it rests (to be named).
+    var onUnnamedPinsShown: (([Int64]) -> Void)?
 
     var isDeletable = false {
         didSet {
@@ -221,6 +223,18 @@ final class PinLayer {
         for marker in sparePins { map.removeMarker(marker.marker) }
         for marker in spareGroups { map.removeMarker(marker.marker) }
         shown = next
+        if !standInsLeft { reportUnnamed() }
+    }
+
+    /// Once a resting map has its stand-ins: the pins it shows alone that have no name yet.
+    private func reportUnnamed() {
+        guard let onUnnamedPinsShown else { return }
+        var unnamed: [Int64] = []
+        for cluster in drawn where cluster.count == 1 {
+            let pin = clusters.latest(cluster.pins[0])
+            if pin.placeName == nil, let id = pin.id { unnamed.append(id) }
+        }
+        onUnnamedPinsShown(unnamed)
     }
 
     private func make(_ cluster: PinClusters.Cluster) -> Shown {

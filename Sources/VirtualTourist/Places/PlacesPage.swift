@@ -14,6 +14,8 @@ final class PlacesPage {
     var onChoose: ((Pin) -> Void)?
     /// The store's first list of places is in the rows (for the benchmark's trace).
     var onFirstList: (() -> Void)?
+    /// The places without a place name that have rows now, top first (to be named).
+    var onUnnamedPlacesShown: (([Int64]) -> Void)?
 
     private enum Content: String {
         case list, empty, noMatch
@@ -36,6 +38,10 @@ final class PlacesPage {
     /// The rows GTK made, by list item; a thumbnail decoded late goes only to a row still
     /// showing its place.
     private var rows: [ObjectIdentifierKey: PlaceRow] = [:]
+    /// The bound rows whose place has no name yet, with their positions; reported once the
+    /// rows settle, not once a row.
+    private var unnamed: [ObjectIdentifierKey: (position: Int, id: Int64)] = [:]
+    private let unnamedReport = Debouncer(milliseconds: 150)
 
     private final class FactoryHandlers {
         var setup, bind, unbind, teardown: ((ListItem) -> Void)?
@@ -58,7 +64,10 @@ final class PlacesPage {
             item.setChild(row.root)
         }
         handlers.bind = { [weak self] in self?.bindRow($0) }
-        handlers.unbind = { [weak self] in self?.rows[$0.key]?.boundID = nil }
+        handlers.unbind = { [weak self] item in
+            self?.rows[item.key]?.boundID = nil
+            self?.noteUnnamed(item, id: nil)
+        }
         handlers.teardown = { [weak self] in self?.rows[$0.key] = nil }
         bindControls()
     }
@@ -94,6 +103,7 @@ final class PlacesPage {
 
     func close() {
         isClosed = true
+        unnamedReport.cancel()
         observation?.cancel()
         observation = nil
     }
@@ -190,6 +200,7 @@ final class PlacesPage {
     private func bindRow(_ item: ListItem) {
         guard let key = item.string, let id = Int64(key), let place = places[id], let row = rows[item.key] else { return }
         row.boundID = id
+        noteUnnamed(item, id: place.pin.placeName == nil ? id : nil)
         let dropped = Localization.date(place.pin.created)
         if isProvisional {
             row.show(name: place.pin.title, detail: dropped)
@@ -211,6 +222,16 @@ final class PlacesPage {
             if self.thumbnails.count > 500 { self.thumbnails.removeAll() }
             self.thumbnails[file] = texture
             if let row, row.boundID == id { row.showThumbnail(texture) }
+        }
+    }
+
+    private func noteUnnamed(_ item: ListItem, id: Int64?) {
+        let before = unnamed[item.key]?.id
+        unnamed[item.key] = id.map { (item.position, $0) }
+        guard before != id, onUnnamedPlacesShown != nil else { return }
+        unnamedReport.schedule { [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.onUnnamedPlacesShown?(self.unnamed.values.sorted { $0.position < $1.position }.map(\.id))
         }
     }
 }

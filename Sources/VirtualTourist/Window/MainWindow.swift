@@ -66,8 +66,9 @@ final class MainWindow {
         mapPage.onPinDeleted = { [unowned self] id in self.app.albumLoaders.release(pinID: id) }
         mapPage.onPinDropped = { [unowned self] pin in
             self.app.albumLoaders.prefetch(pin)
-            self.app.pinNamer.nameUnnamedPins()
+            self.app.pinNamer.name(pin)
         }
+        mapPage.onUnnamedPinsShown = { [unowned self] ids in self.app.pinNamer.nameShown(ids, in: "map") }
         mapPage.onPinsChanged = { [unowned self] pins in
             guard let page = self.albumPage, let pin = pins.first(where: { $0.id == page.pin.id }) else { return }
             page.pinChanged(pin)
@@ -212,6 +213,7 @@ final class MainWindow {
             return
         }
         events.send(.albumOpening(pin))
+        app.pinNamer.name(pin)
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, window.scaleFactor))
@@ -247,6 +249,7 @@ final class MainWindow {
             self.openAlbum(for: pin)
         }
         page.onFirstList = { [unowned self] in self.events.send(.placesListed(self.window)) }
+        page.onUnnamedPlacesShown = { [unowned self] ids in self.app.pinNamer.nameShown(ids, in: "places") }
         placesPage = page
         page.start()
         navigation.push(page.page)
@@ -255,6 +258,7 @@ final class MainWindow {
 
     private func closePlaces() {
         placesPage?.close()
+        app.pinNamer.nameShown([], in: "places")
         placesPage = nil
     }
 

@@ -42,8 +42,8 @@ final class TouristApplication {
     private(set) lazy var largePhotos = LargePhotos(
         directory: configuration.paths.cacheDirectory.appendingPathComponent("large-photos", isDirectory: true),
         client: http, connectivity: connectivity)
-    /// Names pins after their places with the geocoder's reverse search (started once the pins
-    /// are read, then for each pin dropped and when the network comes back).
+    /// Names pins after their places with the geocoder's reverse search, when the user looks at
+    /// them: dropped, opened, or shown by the resting map or My Places.
     private(set) lazy var pinNamer: PinNamer = {
         let namer = PinNamer(store: { [unowned self] in self.openStoreOnce() }, connectivity: connectivity,
                              reverse: { [unowned self] coordinate in try await self.geocoder.reverse(coordinate) })
@@ -124,7 +124,6 @@ final class TouristApplication {
         // the pins' read), and the pins are read, once it is painted.
         FrameClock.afterNextPaint(of: window.window) { [unowned self] in
             self.pinList.start()
-            self.pinNamer.nameUnnamedPins()
             self.flickrKey.start()
             self.watchNetwork()
         }
