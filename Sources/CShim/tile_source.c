@@ -14,6 +14,10 @@
 // Tiles are 10 to 50 kB: a body this big is not a tile, and is not read on.
 #define TILE_MAX_BYTES (2 * 1024 * 1024)
 #define TILE_READ_CHUNK (64 * 1024)
+// Tile transfers at once; the rest wait here. The session allows 16 connections a host, and a
+// map opening beside a new album (its photos on the same host in tests, on the same link always)
+// took every one, so the first photos waited for tiles. Six is what browsers open to a host.
+#define TILE_MAX_TRANSFERS 6
 
 struct _VtTileSource {
     ShumateDataSource parent_instance;
@@ -26,6 +30,8 @@ struct _VtTileSource {
     guint writing;              // cache writes in flight
     guint64 written;            // bytes written to the cache since the last purge
     guint requests;
+    guint transferring;         // tile transfers in flight
+    GQueue waiting;             // tasks whose transfer waits for one of them to end
 };
 
 G_DEFINE_FINAL_TYPE(VtTileSource, vt_tile_source, SHUMATE_TYPE_DATA_SOURCE)
@@ -41,12 +47,16 @@ typedef struct {
     GCancellable *cancellable;
     GCancellable *map_cancellable;
     gulong map_cancelled_handler;
+    gboolean transferring;      // counted in the source's `transferring`
 } TileRequest;
+
+static void transfer_ended(GTask *task);
 
 // Hands a tile to the renderer (the task's result) and to whoever listens to "received-data",
 // as ShumateDataSource's contract asks; ends the task.
 static void return_tile(GTask *task, GBytes *bytes) {
     TileRequest *request = g_task_get_task_data(task);
+    transfer_ended(task);
     g_signal_emit_by_name(g_task_get_source_object(task), "received-data", request->x, request->y, request->z, bytes);
     g_task_return_pointer(task, g_bytes_ref(bytes), (GDestroyNotify)g_bytes_unref);
     g_object_unref(task);
@@ -95,6 +105,7 @@ static void fail(GTask *task, GError *error) {
         return_tile(task, request->cached);
         return;
     }
+    transfer_ended(task);
     g_task_return_error(task, error);
     g_object_unref(task);
 }
@@ -131,6 +142,7 @@ static void store(VtTileSource *self, TileRequest *request, GBytes *bytes) {
 }
 
 static void read_chunk(GTask *task);
+static void send(GTask *task);
 
 static void body_read(GTask *task) {
     VtTileSource *self = g_task_get_source_object(task);
@@ -224,7 +236,38 @@ static void download(GTask *task, const char *etag) {
     }
     if (etag != NULL)
         soup_message_headers_append(soup_message_get_request_headers(request->message), "If-None-Match", etag);
+    if (self->transferring >= TILE_MAX_TRANSFERS) {
+        g_queue_push_tail(&self->waiting, task);
+        return;
+    }
+    send(task);
+}
+
+static void send(GTask *task) {
+    VtTileSource *self = g_task_get_source_object(task);
+    TileRequest *request = g_task_get_task_data(task);
+    self->transferring++;
+    request->transferring = TRUE;
     soup_session_send_async(self->session, request->message, G_PRIORITY_DEFAULT, request->cancellable, on_sent, task);
+}
+
+// A transfer's end lets the next waiting one go; those the map gave up meanwhile end cancelled.
+static void transfer_ended(GTask *task) {
+    VtTileSource *self = g_task_get_source_object(task);
+    TileRequest *request = g_task_get_task_data(task);
+    if (!request->transferring)
+        return;
+    request->transferring = FALSE;
+    self->transferring--;
+    GTask *next;
+    while (self->transferring < TILE_MAX_TRANSFERS && (next = g_queue_pop_head(&self->waiting)) != NULL) {
+        TileRequest *waiting = g_task_get_task_data(next);
+        if (g_cancellable_is_cancelled(waiting->cancellable)) {
+            fail(next, g_error_new(G_IO_ERROR, G_IO_ERROR_CANCELLED, "Tile no longer wanted"));
+            continue;
+        }
+        send(next);
+    }
 }
 
 static void on_cache_read(GObject *source, GAsyncResult *result, gpointer user_data) {

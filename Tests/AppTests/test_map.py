@@ -177,6 +177,28 @@ def wait_for_requests_again(loopback, paths: set[str]) -> None:
                              f"{sorted(paths - {e['path'] for e in loopback.requests('tile')})}")
 
 
+def test_tiles_go_six_at_a_time_and_leave_connections_for_photos(launch, dirs, paris, loopback, tmp_path):
+    """The map has at most six tile transfers at once; the rest wait in the app. The session
+    allows 16 connections a host (tiles and photos share one here), so a pin's search and photos
+    go on while tiles hang, and the tiles all come once they are answered."""
+    palette = tile_palette(loopback)
+    loopback.control("reset")
+    loopback.hold("tile")
+    app = launch()
+    loopback.wait_held(6, target="tile")
+    app.round_trip()   # the app had its chance to ask for more
+    assert len(loopback.held("tile")) == 6, [e["path"] for e in loopback.held("tile")]
+
+    app.key("ctrl+d")   # a pin at the centre: its album is fetched at once
+    wait_for(lambda: [e for e in loopback.requests("image") if e["status"] == 200], 15,
+             message=lambda: f"a photo while tiles hang; searches: {loopback.requests('search')}")
+    assert len(loopback.held("tile")) == 6
+
+    loopback.release("tile")
+    wait_for_tiles_drawn(app, palette, tmp_path)
+    assert not loopback.held("tile")
+
+
 def test_tiles_cut_short_are_fetched_again_after_restart(launch, dirs, paris, loopback, tmp_path):
     # Issue 11: a tile cut short with no Content-Length was cached as fresh for a week.
     palette = tile_palette(loopback)
