@@ -315,4 +315,33 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(sourceIds(loader), before)
         XCTAssertEqual(try store.pin(id: pin.id!)?.albumPage, 2)
     }
+
+    /// The album of a new pin builds its page once its search is on its way (`whenSearchLeaves`):
+    /// told when the request is sent, before its answer; at once when nothing is to leave.
+    func testANewPinsAlbumHearsWhenItsSearchLeaves() async throws {
+        let held = HeldClient()
+        let flickr = FlickrSource(apiKey: "k", client: held)
+        let loader = try AlbumLoader(pin: pin, store: store, source: flickr, client: held, perPage: 10)
+        XCTAssertTrue(loader.searchesAtOnce)
+        var told: [String] = []
+        loader.whenSearchLeaves { told.append("before start") }
+        XCTAssertEqual(told, ["before start"], "no search: at once")
+
+        loader.start()
+        loader.whenSearchLeaves { told.append("searching") }
+        XCTAssertEqual(told, ["before start"], "the request is not made yet")
+        try await until("the search's request") { held.waiting == 1 }
+        XCTAssertEqual(told, ["before start", "searching"], "told while its answer is still awaited")
+        loader.whenSearchLeaves { told.append("sent") }
+        XCTAssertEqual(told.last, "sent", "sent already: at once")
+
+        // A search that ends before its request leaves tells its waiters too.
+        let other = try store.addPin(latitude: 10, longitude: 10)
+        let closing = try AlbumLoader(pin: other, store: store, source: flickr, client: held, perPage: 10)
+        closing.start()
+        closing.whenSearchLeaves { told.append("closed") }
+        closing.close()
+        XCTAssertEqual(told.last, "closed")
+        held.failAll(.network("gone"))
+    }
 }

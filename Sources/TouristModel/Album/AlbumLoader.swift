@@ -49,7 +49,7 @@ public final class AlbumLoader {
     let coordinate: Coordinate
     /// The pin as the caller knew it had never been filled: `start` searches before the stored
     /// album is read, and the answer is stored only if the album is still unfilled then.
-    let searchesAtOnce: Bool
+    public let searchesAtOnce: Bool
 
     // The stored album.
     var observation: StoreObservation?
@@ -80,6 +80,9 @@ public final class AlbumLoader {
         var failedByNetwork = false
         /// Begun before the stored album was known: stored only over an unfilled album.
         var unlessFilled = false
+        /// Its request was written on its connection (or it ended); `whenSearchLeaves` waits for it.
+        var hasLeft = true
+        var onLeft: [@MainActor () -> Void] = []
     }
 
     struct Transfers {
@@ -159,6 +162,7 @@ public final class AlbumLoader {
     public func cancel() {
         searchRun.task?.cancel()
         searchRun.task = nil
+        searchLeft()
         for task in transfers.tasks.values { task.cancel() }
         transfers.tasks.removeAll()
         transfers.inFlight.removeAll()

@@ -83,11 +83,16 @@ extension HTTPClient {
     }
 
     /// A source's request: any failure becomes a `PhotoSourceError` naming `service`, and a
-    /// cancelled task stops here even if the body arrived.
-    func fetch(_ url: URL, maxBytes: Int, service: String) async throws -> Data {
+    /// cancelled task stops here even if the body arrived. `sent`: see `get(_:rules:sent:)`.
+    func fetch(_ url: URL, maxBytes: Int, service: String,
+               sent: (@MainActor @Sendable () -> Void)? = nil) async throws -> Data {
         let data: Data
         do {
-            data = try await get(url, rules: TransferRules(maxBytes: maxBytes))
+            if let sent {
+                data = try await get(url, rules: TransferRules(maxBytes: maxBytes), sent: sent)
+            } else {
+                data = try await get(url, rules: TransferRules(maxBytes: maxBytes))
+            }
         } catch {
             throw PhotoSourceError.from(any: error, service: service)
         }

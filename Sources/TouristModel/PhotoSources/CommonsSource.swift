@@ -74,14 +74,20 @@ public struct CommonsSource: PhotoSource {
     }
 
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
+        try await search(near: near, page: page, perPage: perPage, sent: {})
+    }
+
+    public func search(near: Coordinate, page: Int, perPage: Int,
+                       sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
         let perPage = min(max(perPage, 1), Self.maxResults)
         let limit = min(Self.maxResults, perPage * 10)
         let key = ResultCache.Key(coordinate: near, limit: limit)
         let all: [RemotePhoto]
         if let cached = cache.photos(for: key) {
+            await sent()
             all = cached
         } else {
-            all = try await fetchAll(near: near, limit: limit)
+            all = try await fetchAll(near: near, limit: limit, sent: sent)
             cache.store(all, for: key)
         }
         let page = max(page, 1)
@@ -101,14 +107,15 @@ public struct CommonsSource: PhotoSource {
     }
 
     /// Follows `continue` until the answer is complete, merging entries by page id.
-    private func fetchAll(near: Coordinate, limit: Int) async throws -> [RemotePhoto] {
+    private func fetchAll(near: Coordinate, limit: Int,
+                          sent: @escaping @MainActor @Sendable () -> Void) async throws -> [RemotePhoto] {
         var merged: [Int: MergedEntry] = [:]
         var continuation: [String: String] = [:]
         var seenContinuations: Set<[String: String]> = []
         var batch = 0
         for _ in 0..<Self.maxRequestsPerSearch {
             let data = try await client.fetch(searchURL(near: near, limit: limit, continuation: continuation),
-                                              maxBytes: Self.maxResponseBytes, service: displayName)
+                                              maxBytes: Self.maxResponseBytes, service: displayName, sent: sent)
             let (entries, next) = try Self.decodeEntries(data, sizes: Sizes(cell: cellPixels, viewer: viewerPixels))
             // Leaving the album stops a long merge between requests, not only at the next fetch.
             if Task.isCancelled { throw PhotoSourceError.cancelled }

@@ -60,8 +60,13 @@ public struct FlickrSource: PhotoSource {
     }
 
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
+        try await search(near: near, page: page, perPage: perPage, sent: {})
+    }
+
+    public func search(near: Coordinate, page: Int, perPage: Int,
+                       sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
         let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
-                                          maxBytes: Self.maxResponseBytes, service: displayName)
+                                          maxBytes: Self.maxResponseBytes, service: displayName, sent: sent)
         var result = try Self.decode(data, cellPixels: cellPixels)
         // Photos the app would refuse to download are not offered at all.
         result.photos = addressPolicy.screen(result.photos)

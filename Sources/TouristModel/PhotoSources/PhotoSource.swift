@@ -180,6 +180,10 @@ public protocol PhotoSource: Sendable {
     var displayName: String { get }
     /// Throws `PhotoSourceError`.
     func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage
+    /// `search`, calling `sent` once its first request is written on its connection (the album
+    /// of a new pin builds its page then), or before answering when it sends none.
+    func search(near: Coordinate, page: Int, perPage: Int,
+                sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage
     /// Highest page worth asking for given what a search reported.
     func highestPage(total: Int, pages: Int, perPage: Int) -> Int
     /// Where this source's photos may be downloaded from. Defaults to `.production`.
@@ -188,6 +192,13 @@ public protocol PhotoSource: Sendable {
 
 extension PhotoSource {
     public var addressPolicy: AddressPolicy { .production }
+
+    /// For sources that cannot tell (test doubles): sent when asked.
+    public func search(near: Coordinate, page: Int, perPage: Int,
+                       sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
+        await sent()
+        return try await search(near: near, page: page, perPage: perPage)
+    }
 }
 
 extension AddressPolicy {

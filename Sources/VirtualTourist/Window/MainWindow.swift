@@ -14,6 +14,8 @@ final class MainWindow {
     private let tiles: TileSource
     private(set) var mapPage: MapPage!
     private var albumPage: AlbumPage?
+    /// A new pin's album whose page waits for its search to leave (`openAlbum`).
+    private var pendingAlbum: (pin: Pin, loader: AlbumLoader)?
     private var placesPage: PlacesPage?
     private var viewer: PhotoViewer?
     private var thenAndNow: ThenAndNowPage?
@@ -63,7 +65,10 @@ final class MainWindow {
         mapPage = MapPage(pins: app.pinList, settings: app.userSettings, geocoder: app.geocoder,
                           undoToasts: undoToasts, tiles: tiles)
         mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
-        mapPage.onPinDeleted = { [unowned self] id in self.app.albumLoaders.release(pinID: id) }
+        mapPage.onPinDeleted = { [unowned self] id in
+            if self.pendingAlbum?.pin.id == id { self.pendingAlbum = nil }
+            self.app.albumLoaders.release(pinID: id)
+        }
         mapPage.onPinDropped = { [unowned self] pin in
             self.app.albumLoaders.prefetch(pin)
             self.app.pinNamer.name(pin)
@@ -205,6 +210,9 @@ final class MainWindow {
             navigation.pop(to: mapPage.page)
             closeAlbum()
         }
+        // A second tap while the page waits to be built.
+        if let pending = pendingAlbum, pending.pin.id == pin.id { return }
+        dropPendingAlbum()
         let loader: AlbumLoader
         do {
             loader = try app.albumLoaders.loader(for: pin)
@@ -214,6 +222,32 @@ final class MainWindow {
         }
         events.send(.albumOpening(pin))
         app.pinNamer.name(pin)
+        guard loader.searchesAtOnce else { return showAlbum(pin, loader: loader) }
+        // A new pin: its search is sent before the page is built, which would otherwise hold the
+        // request back by the build and the page's first frame. At most a frame later, though:
+        // a new connection (or a queue of searches) may take longer.
+        pendingAlbum = (pin, loader)
+        loader.start()
+        let show: @MainActor () -> Void = { [weak self, weak loader] in
+            guard let self, let loader, self.pendingAlbum?.loader === loader else { return }
+            self.pendingAlbum = nil
+            self.showAlbum(pin, loader: loader)
+        }
+        loader.whenSearchLeaves(show)
+        _ = MainLoop.timeout(milliseconds: 16) {
+            show()
+            return false
+        }
+    }
+
+    /// Forgets an album whose page was not built yet, as closing it would.
+    private func dropPendingAlbum() {
+        guard let pending = pendingAlbum else { return }
+        pendingAlbum = nil
+        if let id = pending.pin.id { app.albumLoaders.release(pinID: id) }
+    }
+
+    private func showAlbum(_ pin: Pin, loader: AlbumLoader) {
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
                              window: (size.width, size.height, window.scaleFactor))
@@ -236,6 +270,7 @@ final class MainWindow {
     /// My Places over the map (an album open is closed first); already open, its search is focused.
     private func openPlaces() {
         if let placesPage { return placesPage.focusSearch() }
+        dropPendingAlbum()
         events.send(.placesOpening)
         if albumPage != nil {
             navigation.pop(to: mapPage.page)
