@@ -124,50 +124,53 @@ final class PinNamerTests: XCTestCase {
         XCTAssertEqual(try store.pin(id: paris.id!)?.accessibleName, "Pin at Montmartre, Paris")
     }
 
-    func testThePinOpenedComesFirstAndAViewAsksOnlyForWhatItShowsNow() async throws {
-        let pins = try (0..<6).map { try store.addPin(latitude: Double($0), longitude: 0) }
-        let ids = pins.map { $0.id! }
+    /// A reverse search that notes the latitudes asked and holds every answer ("Place N") until
+    /// released, so the requests made meanwhile pile up behind the first.
+    @MainActor
+    private final class HeldReverse {
         var asked: [Int64] = []
         var held = true
-        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
+
+        func lookup(_ coordinate: Coordinate) async throws -> String? {
             asked.append(Int64(coordinate.latitude))
-            // The first lookup waits for the test, so the requests below pile up behind it.
             while held { try await Task.sleep(nanoseconds: 1_000_000) }
             return "Place \(Int(coordinate.latitude))"
         }
+    }
+
+    func testThePinOpenedComesFirstAndAViewAsksOnlyForWhatItShowsNow() async throws {
+        let pins = try (0..<6).map { try store.addPin(latitude: Double($0), longitude: 0) }
+        let ids = pins.map { $0.id! }
+        let reverse = HeldReverse()
+        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { try await reverse.lookup($0) }
         namer.name(pins[0])
-        try await until("the first lookup") { asked == [0] }
+        try await until("the first lookup") { reverse.asked == [0] }
         namer.nameShown([ids[1], ids[2]], in: "places")
         namer.nameShown([ids[3]], in: "places")  // scrolled on: rows 1 and 2 are gone
         namer.nameShown([ids[4]], in: "map")
         namer.name(pins[5])  // an album opened
-        held = false
+        reverse.held = false
         try await until("the run to end") { !namer.isNaming }
-        XCTAssertEqual(asked, [0, 5, 4, 3], "the pin opened, then the view that changed last, in its order")
+        XCTAssertEqual(reverse.asked, [0, 5, 4, 3], "the pin opened, then the view that changed last, in its order")
         XCTAssertEqual(try names(), ["Place 0", nil, nil, "Place 3", "Place 4", "Place 5"])
     }
 
     func testAViewThatClosedAsksForNothingAndItsOrderIsKept() async throws {
         let pins = try (0..<70).map { try store.addPin(latitude: Double($0), longitude: 0) }
-        var asked: [Int64] = []
-        var held = true
-        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { coordinate in
-            asked.append(Int64(coordinate.latitude))
-            while held { try await Task.sleep(nanoseconds: 1_000_000) }
-            return "Somewhere"
-        }
+        let reverse = HeldReverse()
+        let namer = PinNamer(store: { [store] in store }, connectivity: Connectivity()) { try await reverse.lookup($0) }
         namer.name(pins[0])
-        try await until("the first lookup") { asked == [0] }
+        try await until("the first lookup") { reverse.asked == [0] }
         namer.nameShown([pins[3].id!, pins[1].id!], in: "places")
         namer.nameShown([pins[2].id!], in: "map")
         namer.nameShown([], in: "map")
-        held = false
+        reverse.held = false
         try await until("the run to end") { !namer.isNaming }
-        XCTAssertEqual(asked, [0, 3, 1], "the rows top first; the map's pin left with the map")
+        XCTAssertEqual(reverse.asked, [0, 3, 1], "the rows top first; the map's pin left with the map")
         // A view showing more than a minute's lookups: the first of them.
         namer.nameShown(pins[4...].map { $0.id! }, in: "places")
         try await until("the run to end") { !namer.isNaming }
-        XCTAssertEqual(asked.dropFirst(3), ArraySlice((4..<(4 + Int64(PinNamer.limit)))))
+        XCTAssertEqual(reverse.asked.dropFirst(3), ArraySlice((4..<(4 + Int64(PinNamer.limit)))))
     }
 
     func testAPinDroppedOfflineIsNamedWhenTheNetworkIsBack() async throws {
