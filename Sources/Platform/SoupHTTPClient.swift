@@ -3,8 +3,8 @@ import Foundation
 import GtkKit
 import TouristModel
 
-/// The model's `HTTPClient` on the app's SoupSession: GET as Swift `async`. Transfers run on the
-/// GLib loop and obey their `TransferRules` (size cap, deadline, minimum rate, address policy on
+/// The model's `HTTPClient` on a SoupSession: GET as Swift `async`. Transfers run on the main
+/// thread's GLib loop, or on the client's `LoopThread`, and obey their `TransferRules` (size cap, deadline, minimum rate, address policy on
 /// every redirect and connection; see `SoupTransfer`); Swift task cancellation cancels the
 /// transfer through a GCancellable.
 extension SoupClient: HTTPClient {
@@ -26,12 +26,16 @@ extension SoupClient: HTTPClient {
             throw HTTPError.unsupportedScheme(url.scheme ?? "")
         }
         if let policy = rules.policy, !policy.allows(url) { throw HTTPError.blockedAddress }
-        let transfer = SoupTransfer(session: session, url: url, rules: rules, sink: sink)
-        transfer.onSent = sent
+        let transfer = SoupTransfer(session: session, context: thread?.context ?? LoopThread.mainContext,
+                                    url: url, rules: rules, sink: sink, onSent: sent)
         let cancellable = transfer.cancellable
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                transfer.start(continuation)
+                if let thread {
+                    thread.invoke { transfer.start(continuation) }
+                } else {
+                    transfer.start(continuation)
+                }
             }
         } onCancel: {
             cancellable.cancel()

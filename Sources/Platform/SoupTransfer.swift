@@ -12,8 +12,9 @@ import Glibc
 /// the deadline passes, when the body arrives slower than the minimum rate, or when a
 /// connection is made to an address the policy refuses (a public-looking name that resolves
 /// into the LAN).
-@MainActor
-final class SoupTransfer {
+/// Runs on its client's thread (the main loop's, or a `LoopThread`): `start` is called there and
+/// every callback comes there, so its state is never touched from two threads.
+final class SoupTransfer: @unchecked Sendable {
     enum Sink {
         case memory
         /// Created exclusively; removed again on failure.
@@ -24,8 +25,10 @@ final class SoupTransfer {
 
     let cancellable = Cancellable()
     /// Called once, when the first request's headers were written on its connection.
-    var onSent: (@MainActor () -> Void)?
+    private var onSent: (@MainActor () -> Void)?
     private let session: UnsafeMutablePointer<SoupSession>
+    /// The context the transfer runs in (its thread's thread-default one).
+    private let context: OpaquePointer
     private let rules: TransferRules
     private let sink: Sink
     private var url: URL
@@ -39,20 +42,39 @@ final class SoupTransfer {
     private var expectedLength: Int?
     private var redirects = 0
     private var continuation: CheckedContinuation<Data, Error>?
-    private var deadlineTimer: UInt32 = 0
-    private var rateTimer: UInt32 = 0
+    private var deadlineTimer: UnsafeMutablePointer<GSource>?
+    private var rateTimer: UnsafeMutablePointer<GSource>?
     private var receivedAtWindowStart = 0
 
-    init(session: UnsafeMutablePointer<SoupSession>, url: URL, rules: TransferRules, sink: Sink) {
+    init(session: UnsafeMutablePointer<SoupSession>, context: OpaquePointer, url: URL, rules: TransferRules, sink: Sink,
+         onSent: (@MainActor () -> Void)? = nil) {
         self.session = session
+        // Kept for the deinit's hop, which may come after the client and its thread are gone.
+        self.context = g_main_context_ref(context)
         self.url = url
         self.rules = rules
         self.sink = sink
+        self.onSent = onSent
     }
 
     deinit {
-        if let stream { g_object_unref(stream) }
-        if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
+        // Released in the transfer's context: the last reference may be the caller's, on the
+        // main thread, and a body stream belongs to its connection's thread.
+        let objects = Objects(stream: stream.map { UnsafeMutableRawPointer($0) },
+                              message: message.map { UnsafeMutableRawPointer($0) })
+        if objects.stream != nil || objects.message != nil {
+            LoopThread.invoke(on: context) {
+                if let stream = objects.stream { g_object_unref(stream) }
+                if let message = objects.message { g_object_unref(message) }
+            }
+        }
+        g_main_context_unref(context)
+    }
+
+    /// GObject references handed to the transfer's thread.
+    private struct Objects: @unchecked Sendable {
+        let stream: UnsafeMutableRawPointer?
+        let message: UnsafeMutableRawPointer?
     }
 
     func start(_ continuation: CheckedContinuation<Data, Error>) {
@@ -63,8 +85,7 @@ final class SoupTransfer {
             createdFile = true
         }
         let milliseconds = UInt32(clamping: Int((max(0.001, rules.deadline) * 1000).rounded(.up)))
-        deadlineTimer = MainLoop.timeout(milliseconds: milliseconds) { [weak self] in
-            self?.deadlineTimer = 0
+        deadlineTimer = LoopThread.timeout(on: context, milliseconds: milliseconds) { [weak self] in
             self?.stop(.timedOut)
             return false
         }
@@ -80,8 +101,7 @@ final class SoupTransfer {
         if onSent != nil { watchSending(of: message) }
         // Each callback owns one retain of the transfer, taken here and released there.
         soup_session_send_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
-            let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
-            MainActor.assumeIsolated { transfer.sent(result) }
+            Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue().sent(result)
         }, Unmanaged.passRetained(self).toOpaque())
     }
 
@@ -129,8 +149,7 @@ final class SoupTransfer {
 
     private func readChunk() {
         g_input_stream_read_bytes_async(stream, gsize(Self.chunkSize), G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
-            let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
-            MainActor.assumeIsolated { transfer.read(result) }
+            Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue().read(result)
         }, Unmanaged.passRetained(self).toOpaque())
     }
 
@@ -148,6 +167,10 @@ final class SoupTransfer {
         if size == 0 {
             // Some libsoup versions report a connection closed early as a normal end of the body.
             if let expectedLength, received < expectedLength { return finish(.failure(HTTPError.truncated)) }
+            // Closed here, on the transfer's thread, nothing being read: libsoup gives the
+            // connection to the next request in its queue now, not when the last reference
+            // goes (the caller's, on the main thread, after its turn).
+            g_input_stream_close(stream, nil, nil)
             return finish(.success(body))
         }
         if received + Int(size) > rules.maxBytes { return finish(.failure(HTTPError.tooLarge(limit: rules.maxBytes))) }
@@ -179,13 +202,13 @@ final class SoupTransfer {
 
     /// Checks the body's progress every window; the headers' wait is libsoup's own timeout.
     private func watchRate() {
-        guard rules.minimumRate > 0, rules.rateWindow > 0, rateTimer == 0 else { return }
+        guard rules.minimumRate > 0, rules.rateWindow > 0, rateTimer == nil else { return }
         receivedAtWindowStart = received
         let window = rules.rateWindow
-        rateTimer = MainLoop.timeout(milliseconds: UInt32(clamping: Int((window * 1000).rounded(.up)))) { [weak self] in
+        let milliseconds = UInt32(clamping: Int((window * 1000).rounded(.up)))
+        rateTimer = LoopThread.timeout(on: context, milliseconds: milliseconds) { [weak self] in
             guard let self else { return false }
             if Double(self.received - self.receivedAtWindowStart) < Double(self.rules.minimumRate) * window {
-                self.rateTimer = 0
                 self.stop(.tooSlow)
                 return false
             }
@@ -209,8 +232,7 @@ final class SoupTransfer {
         let handler: @convention(c) (gpointer?, GSocketClientEvent, UnsafeMutablePointer<GIOStream>?, gpointer?) -> Void = {
             _, event, connection, data in
             guard event == G_SOCKET_CLIENT_CONNECTED, let connection, let data else { return }
-            let box = Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { box.transfer?.connected(connection) }
+            Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue().transfer?.connected(connection)
         }
         // A weak box: libsoup may hold the message (and emit) after this transfer is gone.
         let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
@@ -222,17 +244,23 @@ final class SoupTransfer {
     private func watchSending(of message: OpaquePointer) {
         let handler: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
             guard let data else { return }
-            let box = Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                guard let transfer = box.transfer, let sent = transfer.onSent else { return }
-                transfer.onSent = nil
-                sent()
-            }
+            Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue().transfer?.tellSent()
         }
         let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
         g_signal_connect_data(UnsafeMutableRawPointer(message), "wrote-headers",
                               unsafeBitCast(handler, to: GCallback.self), box,
                               { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
+    }
+
+    private func tellSent() {
+        guard let sent = onSent else { return }
+        onSent = nil
+        if context == LoopThread.mainContext {
+            // The caller's next step (the album's page) waits for this: no extra turn.
+            MainActor.assumeIsolated { sent() }
+        } else {
+            Task { @MainActor in sent() }
+        }
     }
 
     private func connected(_ connection: UnsafeMutablePointer<GIOStream>) {
@@ -260,10 +288,10 @@ final class SoupTransfer {
     private func finish(_ result: Result<Data, Error>) {
         guard let continuation else { return }
         self.continuation = nil
-        MainLoop.remove(source: deadlineTimer)
-        MainLoop.remove(source: rateTimer)
-        deadlineTimer = 0
-        rateTimer = 0
+        LoopThread.remove(deadlineTimer)
+        LoopThread.remove(rateTimer)
+        deadlineTimer = nil
+        rateTimer = nil
         var result = result
         if fileDescriptor >= 0 {
             if close(fileDescriptor) != 0, case .success = result {

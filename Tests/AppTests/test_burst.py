@@ -25,7 +25,7 @@ from gi.repository import GLib
 from harness import extents, wait_for
 
 PINS = 120
-PER_HOST = 8           # the app's DownloadScheduler: transfers per host (every image is on one host)
+PER_HOST = 8           # the photo session's connections to a host (every image is on one host)
 # Safety nets only: the assertions that matter count work. An AT-SPI answer is usually
 # milliseconds; before the fix they took up to 3 s.
 ATSPI_LIMIT = 2.0

@@ -19,6 +19,8 @@ from harness import REPO, wait_for
 from test_album import PER_ALBUM, drop_pin, open_album, wait_downloaded
 from test_place_search import BERLIN, search, status_text
 
+AHEAD = 4   # the open album's transfers waiting in the photo session's queue (TouristApplication)
+
 OFFLINE_BANNER = "Offline — the photos will download when you are back online"
 PORTAL = REPO / "Tests" / "Support" / "network_portal.py"
 
@@ -117,7 +119,7 @@ def test_photos_not_yet_started_wait_offline_without_failing(launch, dirs, paris
     network.wait_answered(True)
     pin_id, lat, lon = drop_pin(app, dirs)
     album = open_album(app, lat, lon)
-    held = len(loopback.wait_held(8, "image"))     # the scheduler's slots for one host
+    held = len(loopback.wait_held(8, "image"))     # the photo session's connections to one host
     assert banners(app) == [], "online: no offline banner"
 
     # The network goes: those in transfer finish, the rest wait, each a placeholder, not a failure.
@@ -125,10 +127,13 @@ def test_photos_not_yet_started_wait_offline_without_failing(launch, dirs, paris
     network.wait_answered(False, 2)
     wait_for(lambda: len(banners(app)) == 1, 10, message=lambda: f"one offline banner; tree:\n{app.tree_text()}")
     loopback.release("image")
-    cells = album.wait_cells(lambda cs: sum(c.kind == "photo" for c in cs) == held, 20, f"{held} photos")
-    assert [c.kind for c in cells].count("loading") == PER_ALBUM - held, [c.name for c in cells]
+    # What was handed to the network finishes: the held transfers, and the few the open album
+    # had waiting in the photo session's queue for a connection (sent as the first one ended).
+    cells = album.wait_cells(lambda cs: sum(c.kind == "photo" for c in cs) == len(loopback.requests("image")), 20,
+                             "a photo for each request")
     requested = len(loopback.requests("image"))
-    assert requested == held, f"{requested} photos asked for offline, {held} before"
+    assert held <= requested <= held + AHEAD, f"{requested} photos asked for, {held} in transfer before"
+    assert [c.kind for c in cells].count("loading") == PER_ALBUM - requested, [c.name for c in cells]
     assert failed_cells(album) == [] and len(banners(app)) == 1
     assert not album.new_collection_sensitive(), "New Collection is sensitive with photos still to fetch"
 

@@ -63,7 +63,15 @@ final class LoopbackService {
         return data
     }
 
-    struct Request: Decodable { let path: String; let target: String; let start: Double; let end: Double?; let user_agent: String? }
+    struct Request: Decodable {
+        let path: String
+        let target: String
+        let start: Double
+        let end: Double?
+        let user_agent: String?
+        let held: Bool?
+        let hung_up: Bool?
+    }
     struct Stats: Decodable { let requests: [Request] }
 
     func stats() throws -> Stats { try JSONDecoder().decode(Stats.self, from: control("stats")) }

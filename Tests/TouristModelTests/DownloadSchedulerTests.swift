@@ -56,6 +56,38 @@ final class DownloadSchedulerTests: XCTestCase {
         XCTAssertEqual(order, ["album", "prefetch", "prefetch"])
     }
 
+    /// The album on screen may hand `ahead` more transfers a host to the HTTP client, to wait in
+    /// its queue for a connection; a prefetch never gets those, and while the album's run there
+    /// a prefetch waits.
+    func testOnlyTheForegroundGoesAheadOfTheConnections() async throws {
+        let scheduler = DownloadScheduler(perHost: 2, total: 8, ahead: 1)
+        let (prefetch, album) = (Owner(), Owner())
+        scheduler.setForeground(ObjectIdentifier(album), true)
+        var granted: [String] = []
+        var slots: [DownloadScheduler.Slot] = []
+        for (name, owner) in [("prefetch", prefetch), ("prefetch", prefetch), ("prefetch", prefetch),
+                              ("album", album), ("album", album)] {
+            Task {
+                let slot = try await scheduler.slot(host: "h", owner: ObjectIdentifier(owner))
+                granted.append(name)
+                slots.append(slot)
+            }
+        }
+        await settle()
+        XCTAssertEqual(granted, ["prefetch", "prefetch", "album"], "two a host, and one ahead for the album only")
+        scheduler.release(slots.removeFirst())
+        await settle()
+        XCTAssertEqual(granted, ["prefetch", "prefetch", "album", "album"], "the album's next, ahead again")
+        scheduler.release(slots.removeFirst())
+        await settle()
+        XCTAssertEqual(granted.count, 4, "three running a host: the prefetch waits")
+        scheduler.release(slots.removeFirst())
+        scheduler.release(slots.removeFirst())
+        await settle()
+        XCTAssertEqual(granted.last, "prefetch")
+        XCTAssertEqual(scheduler.waitingCount, 0)
+    }
+
     func testCancelledWaiterLeavesNoSlotTaken() async throws {
         let scheduler = DownloadScheduler(perHost: 1, total: 1)
         let owner = ObjectIdentifier(Owner())

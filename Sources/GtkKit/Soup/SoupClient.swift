@@ -1,16 +1,24 @@
 package import CShim
 
-/// The app's SoupSession: its User-Agent, timeouts and connection limits, shared by the map's
-/// tiles (`TileSource`) and the model's requests (Platform's `SoupClient: HTTPClient`).
+/// A SoupSession: its User-Agent, timeouts and connection limits. The app's main one is shared
+/// by the map's tiles (`TileSource`) and the model's requests (Platform's `SoupClient:
+/// HTTPClient`); the album's photos have one whose transfers run on a `LoopThread`.
 @MainActor
 public final class SoupClient {
     // nonisolated(unsafe): released in deinit (not main-actor isolated before Swift 6.2).
     package nonisolated(unsafe) let session: UnsafeMutablePointer<SoupSession>
+    /// The thread the transfers run on; nil: the main thread's loop.
+    package let thread: LoopThread?
 
     /// `timeout` bounds each read/connect wait; `maxConnectionsPerHost` lets an album's images
-    /// download in parallel (libsoup's default of 2 per host serialises them).
-    public init(userAgent: String, timeout: UInt32 = 30, maxConnections: UInt32 = 64, maxConnectionsPerHost: UInt32 = 16) {
+    /// download in parallel (libsoup's default of 2 per host serialises them). Requests beyond
+    /// the limits wait in libsoup's queue, and start in the session's own turn when a connection
+    /// is free. `thread`: where the transfers run (the session is set up here, before any
+    /// request, as libsoup asks of a session used from another thread).
+    public init(userAgent: String, timeout: UInt32 = 30, maxConnections: UInt32 = 64, maxConnectionsPerHost: UInt32 = 16,
+                thread: LoopThread? = nil) {
         session = vt_soup_session_new(userAgent, timeout, 60, maxConnections, maxConnectionsPerHost)
+        self.thread = thread
     }
 
     deinit {

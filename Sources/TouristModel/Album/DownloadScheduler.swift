@@ -3,7 +3,9 @@ import Foundation
 /// The one place that decides how many transfers the app runs at once, so a burst of dropped
 /// pins cannot open hundreds of connections: at most `perHost` per host and `total` overall.
 /// Waiting requests of a foreground owner (the album on screen) go before everyone else's
-/// (prefetches), first come first served within each group. Offline (`connectivity`), no slot
+/// (prefetches), first come first served within each group, and the foreground may have
+/// `ahead` more a host: handed to an HTTP client that lets them wait in its own queue for a
+/// connection (the photo session's limit is `perHost`), they start the moment one is free. Offline (`connectivity`), no slot
 /// is granted: requests wait instead of failing, and go on when the network is back.
 @MainActor
 public final class DownloadScheduler {
@@ -22,6 +24,7 @@ public final class DownloadScheduler {
 
     public let perHost: Int
     public let total: Int
+    public let ahead: Int
     public let connectivity: Connectivity
     /// Where the transfers' photos are written, with the same foreground owners first.
     public let saves: PhotoSaver
@@ -32,9 +35,10 @@ public final class DownloadScheduler {
     private var foreground: Set<ObjectIdentifier> = []
     private var nextID = 0
 
-    public init(perHost: Int = 8, total: Int = 16, connectivity: Connectivity = Connectivity()) {
+    public init(perHost: Int = 8, total: Int = 16, ahead: Int = 0, connectivity: Connectivity = Connectivity()) {
         self.perHost = max(1, perHost)
         self.total = max(1, total)
+        self.ahead = max(0, ahead)
         self.connectivity = connectivity
         saves = PhotoSaver()
         connectivity.observe(by: self) { [weak self] online in
@@ -94,7 +98,7 @@ public final class DownloadScheduler {
     /// Starts every waiter that fits, foreground owners first.
     private func grant() {
         guard connectivity.isOnline else { return }
-        while activeCount < total, let index = nextGrantable() {
+        while let index = nextGrantable() {
             let waiter = waiting.remove(at: index)
             running[waiter.host, default: 0] += 1
             activeCount += 1
@@ -104,9 +108,13 @@ public final class DownloadScheduler {
 
     private func nextGrantable() -> Int? {
         var firstBackground: Int?
-        for (index, waiter) in waiting.enumerated() where running[waiter.host, default: 0] < perHost {
-            if foreground.contains(waiter.owner) { return index }
-            if firstBackground == nil { firstBackground = index }
+        for (index, waiter) in waiting.enumerated() {
+            let running = running[waiter.host, default: 0]
+            if foreground.contains(waiter.owner) {
+                if running < perHost + ahead, activeCount < total + ahead { return index }
+            } else if firstBackground == nil, running < perHost, activeCount < total {
+                firstBackground = index
+            }
         }
         return firstBackground
     }

@@ -1,0 +1,130 @@
+import Foundation
+import GtkKit
+import ImageSniffing
+import Platform
+import TouristModel
+import XCTest
+
+/// The album's photo client: a SoupSession whose transfers run on a `LoopThread`. Against the
+/// loopback service, the same rules as on the main thread's loop, and the point of the thread:
+/// a request waiting in libsoup's queue starts while the main thread is busy.
+final class ThreadedTransferTests: XCTestCase {
+    private var service: LoopbackService!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        service = try LoopbackService()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("vt-threaded-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        service = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    @MainActor private func client(perHost: UInt32 = 8, timeout: UInt32 = 60) -> SoupClient {
+        SoupClient(userAgent: "VirtualTourist/test", timeout: timeout, maxConnections: 16, maxConnectionsPerHost: perHost,
+                   thread: LoopThread(name: "test-transfers"))
+    }
+
+    private func imageRequests() throws -> [LoopbackService.Request] {
+        try service.stats().requests.filter { $0.target == "image" }
+    }
+
+    /// One connection a host: the second photo waits in libsoup's queue behind the first, which
+    /// the service holds. The first is released while the main thread is blocked (no turn of
+    /// its loop), and the second request still reaches the service.
+    func testAQueuedRequestStartsWhileTheMainThreadIsBusy() throws {
+        try service.control("hold?target=image&count=1")
+        let (first, second) = (service.url("/images/q1_240x180.jpg"), service.url("/images/q2_240x180.jpg"))
+        let results = try MainActor.assumeIsolated {
+            let client = client(perHost: 1)
+            return try onMainLoop(timeout: 30) { () async throws -> [Data] in
+                let a = Task { @MainActor in try await client.get(first, maxBytes: 1_000_000) }
+                while try self.service.stats().requests.filter({ $0.held == true }).isEmpty {
+                    try await Task.sleep(nanoseconds: 10_000_000)
+                }
+                let b = Task { @MainActor in try await client.get(second, maxBytes: 1_000_000) }
+                // The main queue runs its jobs in order: once this task is back, b has handed
+                // its request to the transfer thread.
+                await Task.yield()
+                try self.service.control("release?target=image")
+                // Blocking the main thread: only the transfer thread can send the second request.
+                let deadline = Date().addingTimeInterval(10)
+                while try self.imageRequests().count < 2, Date() < deadline { usleep(10_000) }
+                XCTAssertEqual(try self.imageRequests().map(\.path), ["/images/q1_240x180.jpg", "/images/q2_240x180.jpg"],
+                               "the second photo was requested while the main thread was blocked")
+                return [try await a.value, try await b.value]
+            }
+        }
+        XCTAssertTrue(results.allSatisfy(ImageCheck.looksLikeImage))
+    }
+
+    /// The rules' timers run in the thread's context.
+    func testTheRulesHoldOnTheThread() throws {
+        let url = service.url("/images/t_640x480.jpg")
+        try service.control("fault?mode=trickle&target=image&count=1")
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) {
+                try await client.get(url, rules: TransferRules(maxBytes: 1_000_000, deadline: 600, minimumRate: 1000, rateWindow: 2))
+            }
+        }) { XCTAssertEqual($0 as? HTTPError, .tooSlow) }
+        try service.control("fault?mode=trickle&target=image&count=1")
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) {
+                try await client.get(url, rules: TransferRules(maxBytes: 1_000_000, deadline: 2, minimumRate: 0))
+            }
+        }) { XCTAssertEqual($0 as? HTTPError, .timedOut) }
+        // A redirect into the LAN is refused there too (nothing answers on 10.255.255.1).
+        try service.control("fault?mode=redirect_lan&target=image&count=1")
+        let policy = AddressPolicy(trustedEndpoints: [service.baseURL])
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) { try await client.get(url, rules: TransferRules(maxBytes: 1_000_000, policy: policy)) }
+        }) { XCTAssertEqual($0 as? HTTPError, .blockedAddress) }
+    }
+
+    /// A photo streams into its file on the thread; a cut-off one leaves none.
+    func testDownloadIntoAFile() throws {
+        let url = service.url("/images/f_640x480.jpg")
+        let (file, cut) = (directory.appendingPathComponent("photo.jpg"), directory.appendingPathComponent("cut.jpg"))
+        let expected = try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) { () async throws -> Data in
+                try await client.download(url, to: file, rules: TransferRules(maxBytes: 1_000_000))
+                return try await client.get(url, maxBytes: 1_000_000)
+            }
+        }
+        XCTAssertEqual(try Data(contentsOf: file), expected)
+        try service.control("fault?mode=truncated_image&target=image&count=1")
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) { try await client.download(url, to: cut, rules: TransferRules(maxBytes: 1_000_000)) }
+        })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cut.path))
+    }
+
+    /// Cancelling the Swift task cancels the transfer on the thread.
+    func testCancellationReachesTheThread() throws {
+        try service.control("hold?target=image&count=1")
+        let url = service.url("/images/c_100x100.jpg")
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) { () async throws -> Data in
+                let task = Task { @MainActor in try await client.get(url, maxBytes: 1000) }
+                while try self.service.stats().requests.filter({ $0.held == true }).isEmpty {
+                    try await Task.sleep(nanoseconds: 10_000_000)
+                }
+                task.cancel()
+                return try await task.value
+            }
+        }) { XCTAssertEqual($0 as? HTTPError, .cancelled) }
+        // The service saw the client hang up.
+        let deadline = Date().addingTimeInterval(10)
+        while try service.stats().requests.first?.hung_up != true, Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(try service.stats().requests.first?.hung_up, true)
+    }
+}
