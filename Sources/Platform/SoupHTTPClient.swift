@@ -20,6 +20,18 @@ extension SoupClient: HTTPClient {
         _ = try await run(url, rules: rules, sink: .file(file))
     }
 
+    public func preconnect(to origin: URL, policy: AddressPolicy?) {
+        guard let scheme = origin.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return }
+        if let policy, !policy.allows(origin) { return }
+        let transfer = SoupTransfer(session: session, context: thread?.context ?? LoopThread.mainContext, url: origin,
+                                    rules: TransferRules(maxBytes: 0, policy: policy), sink: .memory)
+        if let thread {
+            thread.invoke { transfer.preconnect() }
+        } else {
+            transfer.preconnect()
+        }
+    }
+
     private func run(_ url: URL, rules: TransferRules, sink: SoupTransfer.Sink,
                      sent: (@MainActor () -> Void)? = nil) async throws -> Data {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {

@@ -41,6 +41,8 @@ final class SoupTransfer: @unchecked Sendable {
     private var received = 0
     private var expectedLength: Int?
     private var redirects = 0
+    /// Opening a connection ahead (`preconnect`), not a transfer.
+    private var preconnecting = false
     private var continuation: CheckedContinuation<Data, Error>?
     private var deadlineTimer: UnsafeMutablePointer<GSource>?
     private var rateTimer: UnsafeMutablePointer<GSource>?
@@ -90,6 +92,20 @@ final class SoupTransfer: @unchecked Sendable {
             return false
         }
         send()
+    }
+
+    /// Opens a connection to the URL's host for the requests to come, without sending one;
+    /// the policy checks its address as it checks a transfer's.
+    func preconnect() {
+        preconnecting = true
+        message = soup_message_new("GET", url.absoluteString)
+        guard let message else { return }
+        if rules.policy != nil { watchConnections(of: message) }
+        soup_session_preconnect_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
+            let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
+            // A failure is the first photo's to report, when its own request fails.
+            _ = soup_session_preconnect_finish(transfer.session, result, nil)
+        }, Unmanaged.passRetained(self).toOpaque())
     }
 
     private func send() {
@@ -264,8 +280,10 @@ final class SoupTransfer: @unchecked Sendable {
     }
 
     private func connected(_ connection: UnsafeMutablePointer<GIOStream>) {
-        guard let policy = rules.policy, continuation != nil else { return }
+        guard let policy = rules.policy, continuation != nil || preconnecting else { return }
         guard let address = Self.remoteAddress(of: connection), policy.allowsConnection(to: address, for: url) else {
+            // A refused connection opened ahead is dropped before it joins the session's idle ones.
+            if preconnecting { return cancellable.cancel() }
             return stop(.blockedAddress)
         }
     }

@@ -71,8 +71,15 @@ final class LoopbackService {
         let user_agent: String?
         let held: Bool?
         let hung_up: Bool?
+        /// The client's port: which connection it came on.
+        let port: Int?
     }
-    struct Stats: Decodable { let requests: [Request] }
+    /// `control`: it carried a control request (this helper's curl), not the client's.
+    struct Connection: Decodable { let port: Int; let start: Double; let control: Bool }
+    struct Stats: Decodable {
+        let requests: [Request]
+        let connections: [Connection]?
+    }
 
     func stats() throws -> Stats { try JSONDecoder().decode(Stats.self, from: control("stats")) }
 

@@ -61,6 +61,31 @@ final class ThreadedTransferTests: XCTestCase {
         XCTAssertTrue(results.allSatisfy(ImageCheck.looksLikeImage))
     }
 
+    /// A connection opened ahead (while an album's search is under way) carries the next request:
+    /// no connection is made for it.
+    func testAConnectionOpenedAheadCarriesTheNextRequest() throws {
+        let url = service.url("/images/a_240x180.jpg")
+        let policy = AddressPolicy(trustedEndpoints: [service.baseURL])
+        let data = try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) { () async throws -> Data in
+                client.preconnect(to: self.service.url("/"), policy: policy)
+                while try self.clientConnections().isEmpty {
+                    try await Task.sleep(nanoseconds: 10_000_000)
+                }
+                XCTAssertEqual(try self.service.stats().requests.count, 0, "a connection, not a request")
+                return try await client.get(url, rules: TransferRules(maxBytes: 1_000_000, policy: policy))
+            }
+        }
+        XCTAssertTrue(ImageCheck.looksLikeImage(data))
+        XCTAssertEqual(try clientConnections().count, 1)
+        XCTAssertEqual(try service.stats().requests.map(\.port), [try clientConnections().first?.port])
+    }
+
+    private func clientConnections() throws -> [LoopbackService.Connection] {
+        try (service.stats().connections ?? []).filter { !$0.control }
+    }
+
     /// The rules' timers run in the thread's context.
     func testTheRulesHoldOnTheThread() throws {
         let url = service.url("/images/t_640x480.jpg")

@@ -11,8 +11,11 @@ It prints one line `READY http://HOST:PORT` once it accepts connections.  Behavi
 changed at runtime through the `/_control/...` endpoints (see `Handler._control`):
 
     /_control/stats                          request log (each entry: path, target, start, end,
-                                             status, fault, held, hung_up), counts, faults, holds
-    /_control/reset                          empty the request log
+                                             status, fault, held, hung_up, port: the client's),
+                                             connections accepted (port, start, control: it
+                                             carried a /_control request), counts,
+                                             faults, holds
+    /_control/reset                          empty the request and connection logs
     /_control/clear                          drop faults and holds, release held requests,
                                              latency back to --latency-ms
     /_control/fault?mode=M&target=T&count=N  the next N (-1: every) requests of T fail as M
@@ -89,6 +92,11 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._dispatch("")
 
+    def setup(self) -> None:
+        super().setup()
+        # Each connection accepted, so a test can tell a reused or opened-ahead one from a new one.
+        self.state.connected(self.client_address[1])
+
     # ---- plumbing
 
     @property
@@ -100,6 +108,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         params = {k: v[0] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         params.update({k: v[0] for k, v in parse_qs(form, keep_blank_values=True).items()})
         if url.path.startswith("/_control/"):
+            self.state.control_connection(self.client_address[1])
             self._send(self._control(url.path[len("/_control/"):], params))
             return
         target = ("tile" if url.path.startswith("/tiles/") else
@@ -109,7 +118,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         entry = {"path": url.path, "query": url.query, "method": self.command, "target": target,
                  "start": time.monotonic(), "end": None,
                  "user_agent": self.headers.get("User-Agent", ""), "status": None, "fault": None,
-                 "held": False, "hung_up": False}
+                 "held": False, "hung_up": False, "port": self.client_address[1]}
         self.state.record(entry)   # recorded at once so in-flight (e.g. stalled) requests show
         self._status = None
         self._entry = entry
@@ -285,6 +294,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             elif name == "reset":
                 with st.lock:
                     st.requests = []
+                    st.connections = []
                     st.counts = dict.fromkeys(st.counts, 0)
             elif name != "stats":
                 return json_response({"ok": False, "error": f"unknown control {name!r}"}, 404)

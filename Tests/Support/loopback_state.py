@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 
 from loopback_images import BoundedCache
@@ -44,6 +45,7 @@ class State:
         self.held: list[dict] = []           # request entries waiting for a release, oldest first
         self.released = threading.Condition(self.lock)
         self.requests: list[dict] = []
+        self.connections: list[dict] = []
         self.counts = {"tile": 0, "search": 0, "image": 0, "geocode": 0, "other": 0}
         self.shutting_down = threading.Event()
         self.tiles = BoundedCache(4000)
@@ -87,6 +89,16 @@ class State:
             self.released.notify_all()
             return len(chosen)
 
+    def connected(self, port: int) -> None:
+        with self.lock:
+            self.connections.append({"port": port, "start": time.monotonic(), "control": False})
+
+    def control_connection(self, port: int) -> None:
+        with self.lock:
+            for connection in self.connections:
+                if connection["port"] == port:
+                    connection["control"] = True
+
     def record(self, entry: dict) -> None:
         with self.lock:
             self.requests.append(entry)
@@ -95,6 +107,7 @@ class State:
     def snapshot(self) -> dict:
         with self.lock:
             return {"requests": [dict(r) for r in self.requests], "counts": dict(self.counts),
+                    "connections": [dict(c) for c in self.connections],
                     "faults": [dict(f) for f in self.faults], "holds": [dict(h) for h in self.holds],
                     "held": [r["path"] for r in self.held], "latency_ms": self.latency_ms,
                     "total": self.total, "image_kb": self.image_kb}

@@ -37,6 +37,11 @@ extension AlbumLoader {
         searchRun.base = rows?.generation ?? 0
         searchRun.progress = .searching
         publish()
+        // The photos' connection opens while the search is under way: the first photo is asked
+        // for once the answer is stored, and need not wait a round trip more for its connection.
+        if let origin = source.photoOrigin, scheduler.connectivity.isOnline {
+            client.preconnect(to: origin, policy: source.addressPolicy)
+        }
         let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pinID, coordinate)
         let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
         let sent: @MainActor @Sendable () -> Void = { [weak self] in self?.searchLeft() }

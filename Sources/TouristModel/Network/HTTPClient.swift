@@ -63,9 +63,15 @@ public protocol HTTPClient: Sendable {
     /// `get`, calling `sent` once the request was written on its connection (after name lookup,
     /// connection and TLS set-up); a request that ends before that never calls it.
     func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data
+    /// Opens a connection to `origin` ahead of the requests that will need it (an album's
+    /// photos, while its search is under way), checked by `policy` as a transfer's would be.
+    @MainActor func preconnect(to origin: URL, policy: AddressPolicy?)
 }
 
 extension HTTPClient {
+    /// For clients that keep no connections (test doubles).
+    @MainActor public func preconnect(to origin: URL, policy: AddressPolicy?) {}
+
     /// For clients that cannot tell (test doubles): sent when asked.
     public func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
         await sent()

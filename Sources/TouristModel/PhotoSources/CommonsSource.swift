@@ -101,6 +101,11 @@ public struct CommonsSource: PhotoSource {
         AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
     }
 
+    /// Commons' thumbnails are on upload.wikimedia.org.
+    public var photoOrigin: URL? {
+        Self.photoOrigin(endpoint: endpoint, defaultEndpoint: Self.defaultEndpoint, production: "https://upload.wikimedia.org/")
+    }
+
     /// Commons pages are slices of one cached list, so every page is reachable.
     public func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
         max(1, pages)

@@ -55,6 +55,11 @@ public struct FlickrSource: PhotoSource {
         ])
     }
 
+    /// The photo URLs it builds (`photoURL`) are on live.staticflickr.com.
+    public var photoOrigin: URL? {
+        Self.photoOrigin(endpoint: endpoint, defaultEndpoint: Self.defaultEndpoint, production: "https://live.staticflickr.com/")
+    }
+
     public var addressPolicy: AddressPolicy {
         AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
     }

@@ -188,10 +188,24 @@ public protocol PhotoSource: Sendable {
     func highestPage(total: Int, pages: Int, perPage: Int) -> Int
     /// Where this source's photos may be downloaded from. Defaults to `.production`.
     var addressPolicy: AddressPolicy { get }
+    /// Where its photos usually come from (scheme, host and port), for a connection opened while
+    /// the search is under way; nil when it cannot tell.
+    var photoOrigin: URL? { get }
 }
 
 extension PhotoSource {
     public var addressPolicy: AddressPolicy { .production }
+    public var photoOrigin: URL? { nil }
+
+    /// `endpoint`'s origin when it replaces `production`'s endpoint (tests and offline use serve
+    /// the photos there too), else `production`'s photo host.
+    static func photoOrigin(endpoint: URL, defaultEndpoint: URL, production: String) -> URL? {
+        guard endpoint != defaultEndpoint else { return URL(string: production) }
+        guard let scheme = endpoint.scheme, let host = endpoint.host else { return nil }
+        var origin = URLComponents()
+        (origin.scheme, origin.host, origin.port, origin.path) = (scheme, host, endpoint.port, "/")
+        return origin.url
+    }
 
     /// For sources that cannot tell (test doubles): sent when asked.
     public func search(near: Coordinate, page: Int, perPage: Int,

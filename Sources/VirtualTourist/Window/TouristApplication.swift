@@ -270,9 +270,9 @@ extension TouristApplication {
             guard let key = resolved.flickrKey, !key.isEmpty else {
                 return flickrKey.place == .unreadable ? MissingKeySource(message: FlickrKeyKeeper.Place.unreadableMessage) : MissingKeySource()
             }
-            return FlickrSource(apiKey: key, endpoint: flickrEndpoint, cellPixels: cellPixels, client: http)
+            return FlickrSource(apiKey: key, endpoint: flickrEndpoint, cellPixels: cellPixels, client: client)
         }
         return CommonsSource(endpoint: endpoint("VT_COMMONS_URL", CommonsSource.defaultEndpoint),
-                             cellPixels: cellPixels, viewerPixels: 1920 * scale, client: http)
+                             cellPixels: cellPixels, viewerPixels: 1920 * scale, client: client)
     }
 }
