@@ -40,7 +40,6 @@ extension SoupClient: HTTPClient {
         if let policy = rules.policy, !policy.allows(url) { throw HTTPError.blockedAddress }
         let transfer = SoupTransfer(session: session, context: thread?.context ?? LoopThread.mainContext,
                                     url: url, rules: rules, sink: sink, onSent: sent)
-        let cancellable = transfer.cancellable
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 if let thread {
@@ -50,7 +49,7 @@ extension SoupClient: HTTPClient {
                 }
             }
         } onCancel: {
-            cancellable.cancel()
+            transfer.cancel()
         }
     }
 }

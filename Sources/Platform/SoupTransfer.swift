@@ -94,6 +94,14 @@ final class SoupTransfer: @unchecked Sendable {
         send()
     }
 
+    /// Cancels from any thread (a Swift task's cancellation handler runs on the cancelling one).
+    /// GCancellable runs its handlers in the thread that cancels, and they touch the transfer's
+    /// I/O, which belongs to its context: cancelled there.
+    func cancel() {
+        let cancellable = cancellable
+        LoopThread.invoke(on: context) { cancellable.cancel() }
+    }
+
     /// Opens a connection to the URL's host for the requests to come, without sending one;
     /// the policy checks its address as it checks a transfer's.
     func preconnect() {
