@@ -114,6 +114,22 @@ final class AddressPolicyTests: XCTestCase {
             .allows(try XCTUnwrap(URL(string: "http://127.0.0.1:9/images/c1.jpg"))))
     }
 
+    /// The connection opened during a search goes to where the photos come from: the
+    /// production photo host, or a replaced endpoint's origin (which its policy trusts).
+    func testPhotoOriginIsTheSourcesPhotoHost() throws {
+        let client = FakeHTTPClient { _ in Data() }
+        XCTAssertEqual(FlickrSource(apiKey: "k", client: client).photoOrigin?.absoluteString, "https://live.staticflickr.com/")
+        XCTAssertEqual(CommonsSource(client: client).photoOrigin?.absoluteString, "https://upload.wikimedia.org/")
+        let local = try XCTUnwrap(URL(string: "http://127.0.0.1:9/commons/w/api.php"))
+        let commons = CommonsSource(endpoint: local, client: client)
+        let origin = try XCTUnwrap(commons.photoOrigin)
+        XCTAssertEqual(origin.absoluteString, "http://127.0.0.1:9/")
+        XCTAssertTrue(commons.addressPolicy.allows(origin))
+        for source in [FlickrSource(apiKey: "k", client: client) as PhotoSource, CommonsSource(client: client)] {
+            XCTAssertTrue(source.addressPolicy.allows(try XCTUnwrap(source.photoOrigin)))
+        }
+    }
+
     /// A hostile answer's LAN addresses never reach the album.
     func testSearchDropsPhotosOnRefusedAddresses() async throws {
         let body = """

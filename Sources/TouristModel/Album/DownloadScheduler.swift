@@ -3,10 +3,11 @@ import Foundation
 /// The one place that decides how many transfers the app runs at once, so a burst of dropped
 /// pins cannot open hundreds of connections: at most `perHost` per host and `total` overall.
 /// Waiting requests of a foreground owner (the album on screen) go before everyone else's
-/// (prefetches), first come first served within each group, and the foreground may have
-/// `ahead` more a host: handed to an HTTP client that lets them wait in its own queue for a
-/// connection (the photo session's limit is `perHost`), they start the moment one is free. Offline (`connectivity`), no slot
-/// is granted: requests wait instead of failing, and go on when the network is back.
+/// (prefetches), first come first served within each group. The foreground may have `ahead`
+/// more a host: handed to an HTTP client that lets them wait in its own queue for a connection
+/// (the photo session's limit is `perHost`), they start the moment one is free. Offline
+/// (`connectivity`), no slot is granted: requests wait instead of failing, and go on when the
+/// network is back.
 @MainActor
 public final class DownloadScheduler {
     /// A granted transfer slot; give it back with `release`.
