@@ -4,9 +4,9 @@ import GtkKit
 import TouristModel
 
 /// The model's `HTTPClient` on a SoupSession: GET as Swift `async`. Transfers run on the main
-/// thread's GLib loop, or on the client's `LoopThread`, and obey their `TransferRules` (size cap, deadline, minimum rate, address policy on
-/// every redirect and connection; see `SoupTransfer`); Swift task cancellation cancels the
-/// transfer through a GCancellable.
+/// thread's GLib loop, or on the client's `LoopThread`, and obey their `TransferRules` (size
+/// cap, deadline, minimum rate, address policy on every redirect and connection; see
+/// `SoupTransfer`); Swift task cancellation cancels the transfer through a GCancellable.
 extension SoupClient: HTTPClient {
     public func get(_ url: URL, rules: TransferRules) async throws -> Data {
         try await run(url, rules: rules, sink: .memory)

@@ -45,10 +45,13 @@ final class ThreadedTransferTests: XCTestCase {
                 while try self.service.stats().requests.filter({ $0.held == true }).isEmpty {
                     try await Task.sleep(nanoseconds: 10_000_000)
                 }
-                let b = Task { @MainActor in try await client.get(second, maxBytes: 1_000_000) }
-                // The main queue runs its jobs in order: once this task is back, b has handed
-                // its request to the transfer thread.
-                await Task.yield()
+                var handedOver = false
+                let b = Task { @MainActor () async throws -> Data in
+                    handedOver = true
+                    // No suspension before the request is handed to the transfer thread.
+                    return try await client.get(second, maxBytes: 1_000_000)
+                }
+                while !handedOver { try await Task.sleep(nanoseconds: 1_000_000) }
                 try self.service.control("release?target=image")
                 // Blocking the main thread: only the transfer thread can send the second request.
                 let deadline = Date().addingTimeInterval(10)
