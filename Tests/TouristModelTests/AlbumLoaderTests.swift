@@ -316,6 +316,24 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(try store.pin(id: pin.id!)?.albumPage, 2)
     }
 
+    /// The observation's first value, read before the search stored the album, may be delivered
+    /// after the search handed its stored rows over (a search answered at once, as on loopback):
+    /// the album does not go back to it, which would have searched again.
+    func testAnAlbumReadBeforeTheSearchStoredItIsNotShownAfter() async throws {
+        let beforeSearch = try store.albumRows(pinId: pin.id!)
+        let loader = try await makeLoader()
+        await untilFinished(loader) { loader.start() }
+        try await untilStored(loader)
+        let shown = loader.state
+        let generation = try store.albumRows(pinId: pin.id!).generation
+
+        loader.received(beforeSearch)
+        XCTAssertEqual(loader.state, shown)
+        XCTAssertFalse(loader.isActive, "searched again")
+        XCTAssertEqual(try store.albumRows(pinId: pin.id!).generation, generation)
+        XCTAssertEqual(try storedIds(), ["a0", "a1", "a2"])
+    }
+
     /// The album of a new pin builds its page once its search is on its way (`whenSearchLeaves`):
     /// told when the request is sent, before its answer; at once when nothing is to leave.
     func testANewPinsAlbumHearsWhenItsSearchLeaves() async throws {

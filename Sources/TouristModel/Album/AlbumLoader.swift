@@ -212,6 +212,9 @@ public final class AlbumLoader {
     func received(_ rows: AlbumRows) {
         // A value already on its way when `close` cancelled the observation.
         guard lifecycle != .closed else { return }
+        // An observation's first value, read before the search stored its album, can arrive after
+        // the search handed the stored rows over: going back to it would search again.
+        if let current = self.rows, rows.pin != nil, rows.generation < current.generation { return }
         self.rows = rows
         // Removals and ended downloads the store now shows are settled.
         hidden.settle { rows.index[$0] != nil }
