@@ -29,6 +29,9 @@ public final class ScrolledWindow: Widget {
 
     /// Where `child`'s top edge is, in this window's coordinates (nil when not laid out).
     public func top(of child: Widget) -> Double? {
+        // A widget not allocated yet (a cell the grid just made) has a transform all the same, to
+        // its parent's origin: counted there, the grid's new rows looked in view.
+        guard child.width > 0, child.height > 0 else { return nil }
         var origin = graphene_point_t(x: 0, y: 0), point = graphene_point_t(x: 0, y: 0)
         guard gtk_widget_compute_point(child.widget, widget, &origin, &point).isTrue else { return nil }
         return Double(point.y)
