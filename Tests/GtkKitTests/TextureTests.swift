@@ -118,6 +118,30 @@ final class TextureTests: XCTestCase {
         XCTAssertEqual([small.fullWidth, small.fullHeight], [1024, 768], "every pixel of the file")
     }
 
+    /// Scaled in bands on several threads, a photo has the pixels it has scaled in one piece
+    /// (pixman's fixed-point sampling may round a level apart): each band is the rows it stands
+    /// for, with no seam. Rows of changing colour, so a band drawn from the wrong rows shows.
+    func testFittingInBandsGivesTheSamePixelsAsInOnePiece() throws {
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 1024, 768)!
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        for top in stride(from: Int32(0), to: 768, by: 5) {
+            let rows = gdk_pixbuf_new_subpixbuf(pixbuf, 0, top, 1024, min(5, 768 - top))!
+            let shade = UInt32(top / 3 % 256)
+            gdk_pixbuf_fill(rows, shade << 24 | (255 - shade) << 16 | UInt32(top % 7 * 30) << 8 | 0xff)
+            g_object_unref(UnsafeMutableRawPointer(rows))
+        }
+        let whole = Texture(pixbuf: pixbuf)
+        let one = try XCTUnwrap(Texture.scaled(whole, toFit: (700, 700), bands: 1))
+        XCTAssertEqual([one.width, one.height], [700, 525])
+        for bands in [2, 3, 8] {
+            let banded = try XCTUnwrap(Texture.scaled(whole, toFit: (700, 700), bands: bands))
+            XCTAssertEqual([banded.width, banded.height], [700, 525])
+            let (a, b) = (pixels(of: banded), pixels(of: one))
+            let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            XCTAssertLessThanOrEqual(worst, 1, "\(bands) bands differ from one piece by \(worst) levels")
+        }
+    }
+
     /// A photo just downloaded decodes from its bytes as from its file; bytes that are not an
     /// image, or whose header says too many pixels, give nil.
     func testFittedLoadFromBytesMatchesTheFile() throws {
