@@ -200,7 +200,7 @@ final class PhotoViewer {
         }
         attribution.show(photo, pin: album.pin)
         showOnMap.isEnabled = photo.coordinate != nil
-        thenAndNow.isEnabled = ThenAndNowPage.pair(in: album.photos()) != nil
+        thenAndNow.isEnabled = ThenAndNowPage.pair(in: photos) != nil
         Self.events.send(.shown(photo))
         let prefetched = neighbours.picture(of: photo)
         image.show(prefetched?.texture, name: name, fullSize: prefetched?.fullSize)

@@ -156,13 +156,16 @@ final class ZoomableImage {
     private func describe() {
         let percent = Int(((fitScale ?? 0) * zoom * 100).rounded())
         Self.zoomChanged.send((zoom, percent))
-        guard zoom > 1 else {
-            picture.setAccessibleDescription(tr("Fitted to the window"))
-            return
-        }
         // Translators: the zoom of the photo viewer, in percent of the photo's own pixels.
-        picture.setAccessibleDescription(String(format: tr("Zoomed to %@ %%"), Localization.count(percent)))
+        let text = zoom > 1 ? String(format: tr("Zoomed to %@ %%"), Localization.count(percent)) : tr("Fitted to the window")
+        // Set only when it changes: each setting is news for screen readers, and work in the
+        // frame after → (every photo is shown fitted).
+        guard text != spokenZoom else { return }
+        spokenZoom = text
+        picture.setAccessibleDescription(text)
     }
+
+    private var spokenZoom: String?
 
     /// A window resized while zoomed: the same zoom, recomputed for the new fitted size.
     private func relayoutIfResized() {

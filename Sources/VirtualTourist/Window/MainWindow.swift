@@ -330,9 +330,10 @@ final class MainWindow {
         guard albumPage != nil else { return }
         closeViewer()
         let viewer = PhotoViewer(photo: photo, album: album, window: window)
-        viewer.sharper = { [unowned self] photo in
-            await self.app.largePhotos.fetch(for: photo, policy: self.app.makePhotoSource().addressPolicy)
-        }
+        // The source's address policy, once: making the source for every photo was work in the
+        // frame that shows the next one.
+        let policy = app.makePhotoSource().addressPolicy
+        viewer.sharper = { [unowned self] photo in await self.app.largePhotos.fetch(for: photo, policy: policy) }
         viewer.cachedSharper = { [unowned self] photo in self.app.largePhotos.cachedFile(for: photo) }
         viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
         viewer.showToast = { [unowned self] title in self.showToast(title) }
