@@ -156,8 +156,13 @@ final class ZoomableImage {
     private func describe() {
         let percent = Int(((fitScale ?? 0) * zoom * 100).rounded())
         Self.zoomChanged.send((zoom, percent))
-        // Translators: the zoom of the photo viewer, in percent of the photo's own pixels.
-        let text = zoom > 1 ? String(format: tr("Zoomed to %@ %%"), Localization.count(percent)) : tr("Fitted to the window")
+        let text: String
+        if zoom > 1 {
+            // Translators: the zoom of the photo viewer, in percent of the photo's own pixels.
+            text = String(format: tr("Zoomed to %@ %%"), Localization.count(percent))
+        } else {
+            text = tr("Fitted to the window")
+        }
         // Set only when it changes: each setting is news for screen readers, and work in the
         // frame after → (every photo is shown fitted).
         guard text != spokenZoom else { return }
