@@ -18,6 +18,8 @@
 #define PHOTO_SIZE 40.0         // a photo mark: the picture in a 2 px ring, with a 1 px shadow line
 #define PHOTO_SELECTED_SIZE 52.0
 #define PHOTO_CACHE_LIMIT 1024  // round pictures kept drawn
+#define MARK_REACH 160.0        // no mark's image reaches farther from its place (a "999+" group
+                                // at twice the font size is about 100 px wide)
 
 struct _VtPinLayer {
     ShumateLayer parent_instance;
@@ -154,9 +156,15 @@ static gboolean is_photo(const VtPinMark *mark) {
 // selected), with a thin dark line outside so it stands out on light and dark tiles alike.
 // A group's count is a badge drawn over its top right corner when the layer draws: the picture
 // stays the same when a zoom regroups the photos, so a flight renders no picture again.
+// A photo without its picture yet has the one empty look that all of them share: an album's
+// placeholders would otherwise each render the same circle, all in the frame they appear in.
 static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected, gboolean hovered) {
+    GdkTexture *source = g_hash_table_lookup(self->photo_sources, &key);
     char name[80];
-    g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected ? 1 : 0, hovered ? 1 : 0);
+    if (source != NULL)
+        g_snprintf(name, sizeof name, "%" G_GUINT64_FORMAT "|%d|%d", key, selected ? 1 : 0, hovered ? 1 : 0);
+    else
+        g_snprintf(name, sizeof name, "empty|%d|%d", selected ? 1 : 0, hovered ? 1 : 0);
     GdkTexture *cached = g_hash_table_lookup(self->photos, name);
     if (cached != NULL) return cached;
     if (g_hash_table_size(self->photos) >= PHOTO_CACHE_LIMIT) g_hash_table_remove_all(self->photos);
@@ -177,7 +185,6 @@ static GdkTexture *photo_image(VtPinLayer *self, guint64 key, gboolean selected,
         if (i < 2) {
             gtk_snapshot_append_color(snapshot, colors[i], areas[i]);
         } else {
-            GdkTexture *source = g_hash_table_lookup(self->photo_sources, &key);
             if (source == NULL) {
                 gtk_snapshot_append_color(snapshot, &EMPTY_PHOTO, &inner);
             } else {
@@ -210,29 +217,40 @@ static GdkTexture *image_for(VtPinLayer *self, const VtPinMark *mark, gboolean h
     return pin_image(self, mark->kind == VT_PIN_MARK_PIN_MUTED, hovered);
 }
 
-// Where a mark's image goes, in the layer's coordinates.
-static gboolean mark_bounds(VtPinLayer *self, const VtPinMark *mark, GdkTexture *image, graphene_rect_t *bounds) {
+static gboolean mark_place(VtPinLayer *self, const VtPinMark *mark, double *x, double *y) {
     ShumateViewport *viewport = shumate_layer_get_viewport(SHUMATE_LAYER(self));
-    double x = 0, y = 0;
-    shumate_viewport_location_to_widget_coords(viewport, GTK_WIDGET(self), mark->latitude, mark->longitude, &x, &y);
-    if (!isfinite(x) || !isfinite(y)) return FALSE;
+    shumate_viewport_location_to_widget_coords(viewport, GTK_WIDGET(self), mark->latitude, mark->longitude, x, y);
+    return isfinite(*x) && isfinite(*y);
+}
+
+// Where a mark's image goes, in the layer's coordinates, its place being (x, y).
+static void mark_bounds(VtPinLayer *self, const VtPinMark *mark, GdkTexture *image, double x, double y,
+                        graphene_rect_t *bounds) {
     double width = (double)gdk_texture_get_width(image) / self->images_scale;
     double height = (double)gdk_texture_get_height(image) / self->images_scale;
     // A pin's tip is on the place; a group is centred on it. Whole pixels keep the images sharp.
     gboolean centred = mark->kind == VT_PIN_MARK_GROUP || is_photo(mark);
     double left = round(x - width / 2), top = centred ? round(y - height / 2) : round(y - height);
     *bounds = GRAPHENE_RECT_INIT((float)left, (float)top, (float)width, (float)height);
-    return TRUE;
 }
 
 static void vt_pin_layer_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
     VtPinLayer *self = VT_PIN_LAYER(widget);
     graphene_rect_t view = GRAPHENE_RECT_INIT(0, 0, (float)gtk_widget_get_width(widget),
                                               (float)gtk_widget_get_height(widget));
+    graphene_rect_t reach = view;
+    graphene_rect_inset(&reach, -MARK_REACH, -MARK_REACH);
     for (guint i = 0; i < self->n_marks; i++) {
+        // Out of reach of the view before its image is asked for: a mark out of view is not
+        // drawn, and its image need not be made (a photo arriving off screen makes none).
+        double x = 0, y = 0;
+        if (!mark_place(self, &self->marks[i], &x, &y) ||
+            !graphene_rect_contains_point(&reach, &GRAPHENE_POINT_INIT((float)x, (float)y)))
+            continue;
         GdkTexture *image = image_for(self, &self->marks[i], (int)i == self->hovered);
+        if (image == NULL) continue;
         graphene_rect_t bounds;
-        if (image == NULL || !mark_bounds(self, &self->marks[i], image, &bounds)) continue;
+        mark_bounds(self, &self->marks[i], image, x, y, &bounds);
         if (!graphene_rect_intersection(&bounds, &view, NULL)) continue;
         gtk_snapshot_append_texture(snapshot, image, &bounds);
         GdkTexture *badge = is_photo(&self->marks[i]) && self->marks[i].count > 1
@@ -321,11 +339,13 @@ int vt_pin_layer_mark_at(VtPinLayer *self, double x, double y) {
     const graphene_point_t point = GRAPHENE_POINT_INIT((float)x, (float)y);
     // Backwards: the last drawn is on top.
     for (guint i = self->n_marks; i-- > 0;) {
+        double x = 0, y = 0;
+        if (!mark_place(self, &self->marks[i], &x, &y)) continue;
         GdkTexture *image = image_for(self, &self->marks[i], FALSE);
+        if (image == NULL) continue;
         graphene_rect_t bounds;
-        if (image != NULL && mark_bounds(self, &self->marks[i], image, &bounds) &&
-            graphene_rect_contains_point(&bounds, &point))
-            return (int)i;
+        mark_bounds(self, &self->marks[i], image, x, y, &bounds);
+        if (graphene_rect_contains_point(&bounds, &point)) return (int)i;
     }
     return -1;
 }

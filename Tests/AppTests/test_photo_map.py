@@ -5,6 +5,7 @@ position, five in six with a DateTimeOriginal in one of the forms Commons writes
 * the album's Map view draws each located photo as a round picture (one mark layer), with a
   stand-in button per mark named "Photo: TITLE" ("…, and N more here" for a group); clicking a
   mark's picture opens that photo in the viewer;
+* a photo's mark is a plain disc while its photo is downloading, and its picture once it is in;
 * the viewer's "Show on Map" opens the Map view with the photo's mark larger (selected);
 * "Sort and Filter" orders the grid by date and limits it to a decade, kept with the pin;
 * "Then and Now" shows the oldest and newest photos side by side, one above the other when narrow.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 
 from gi.repository import Atspi
+from PIL import Image
 
 from harness import BUTTON, has_state, is_showing, name_of, role_name, wait_for
 from test_album import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
@@ -72,6 +74,38 @@ def test_located_photos_are_marks_on_the_map_that_open_the_viewer(launch, dirs, 
     pointer_click(app, *app.screen_rect(node).center)
     stored = [r.title for r in rows(dirs, pin_id)]
     Viewer(app).wait_photo(title, f"{stored.index(title) + 1} of {PER_ALBUM}", timeout=10)
+
+
+EMPTY_DISC = (0xde, 0xdd, 0xda)     # the pin layer's EMPTY_PHOTO
+
+
+def test_a_photo_mark_is_a_plain_disc_until_its_photo_arrives(launch, dirs, paris, loopback, tmp_path):
+    """The layer draws one plain disc for every photo without its picture (an album's
+    placeholders share it), and a photo's own picture in its mark once it arrives."""
+    app = launch()
+    loopback.hold("image")
+    _, lat, lon = drop_pin(app, dirs)
+    open_album(app, lat, lon)
+    app.click(app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=10))
+    singles = wait_for(lambda: [n for _, c, n in marks(app) if c == 1 and is_showing(n)] or None, 10,
+                       message=lambda: f"marks of one photo in view: {[(t, c) for t, c, _ in marks(app)]}")
+    centres = [app.screen_rect(n).center for n in singles[:3]]
+    shot = tmp_path / "marks.png"
+
+    def empty_share(centre) -> float:
+        """How much of the middle of the mark at `centre` is the plain disc's colour."""
+        x, y = int(centre[0]), int(centre[1])
+        pixels = list(Image.open(shot).convert("RGB").crop((x - 5, y - 5, x + 5, y + 5)).getdata())
+        return sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, EMPTY_DISC)) <= 12) / len(pixels)
+
+    def discs(plain: bool):
+        app.screenshot(shot)
+        shares = [empty_share(c) for c in centres]
+        return shares if all((s >= 0.9) if plain else (s <= 0.3) for s in shares) else None
+
+    wait_for(lambda: discs(plain=True), 10, 0.5, lambda: f"plain discs at {centres} while the photos are held ({shot})")
+    loopback.release("image")
+    wait_for(lambda: discs(plain=False), 20, 0.5, lambda: f"the photos' pictures in the marks at {centres} ({shot})")
 
 
 def test_show_on_map_opens_the_map_view_at_the_photo(launch, dirs, paris, loopback):
