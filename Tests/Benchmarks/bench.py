@@ -28,6 +28,7 @@ sys.path.insert(0, str(HERE.parent / "AppTests"))
 sys.path.insert(0, str(HERE))
 
 import report  # noqa: E402
+import fill_bench  # noqa: E402
 import memory_bench  # noqa: E402
 import network_bench  # noqa: E402
 import seed  # noqa: E402
@@ -167,58 +168,6 @@ class Bench:
     def settle(self, app: RunningApp, seconds: float = 1.0) -> None:
         """Lets the first tiles arrive so they don't compete with what is measured."""
         time.sleep(max(0.0, app.first_frame + seconds - time.monotonic()))
-
-    # ------------------------------------------------------------------ P1 and P2
-
-    def p1_fill(self) -> dict:
-        app_times, curl_times, stalls, floor_stalls, loaded_stalls = [], [], [], [], []
-        self.service.control("latency", ms=40)
-        try:
-            for _ in range(self.runs):
-                dirs = self.fresh_dirs("p1")
-                with seed.connect(dirs.database) as db:
-                    pin = seed.add_pin(db, *seed.PARIS, stored=False)
-                app = RunningApp(self, dirs)
-                try:
-                    self.settle(app)
-                    self.service.control("reset")  # the request log then holds this album's arrivals
-                    app.open_pin(pin)
-                    opened = app.trace.wait("album_opened")["t"]
-                    finished = app.trace.wait("download_finished", timeout=120)
-                    if finished["shown"] != 250:
-                        raise RuntimeError(f"album filled {finished['shown']} of 250 photos")
-                    gap = [e for e in app.trace.events("main_loop_gap") if e["t"] >= finished["t"]]
-                    app_times.append(finished["t"] - opened)
-                    stalls.append(gap[0]["longest_ms"] if gap else app.trace.wait("main_loop_gap", after=finished["t"])["longest_ms"])
-                finally:
-                    app.stop()
-                photos = sqlite3.connect(dirs.database).execute(
-                    "SELECT remote_url, file_name FROM photo WHERE pin_id = ? ORDER BY position", (pin,)).fetchall()
-                # Before curl asks for the same URLs.
-                arrivals = self.arrivals(photos, dirs.data_dir / "photos", opened)
-                # The same transfers: the search the app made first, then the photos.
-                search = next(r for r in self.service.requests("search"))
-                search_url = f"{self.service.base}{search['path']}?{search['query']}"
-                curl_times.append(self.floors.curl([url for url, _ in photos], dirs.root / "curl", first=search_url))
-                floor_stalls.append(self.floors.fill(arrivals, dirs.root, self.environment(dirs)))
-                if self.loaded_floor:
-                    loaded_stalls.append(self.floors.fill_while_downloading(
-                        arrivals, [url for url, _ in photos], dirs.root / "loaded", self.environment(dirs)))
-        finally:
-            self.service.control("latency", ms=0)
-        p2 = summary(stalls, floor_stalls, unit="ms", target=1.2, absolute_target=8.0, worst=max(stalls))
-        if loaded_stalls:
-            p2["floor_while_downloading"] = {"runs": loaded_stalls, "median": statistics.median(loaded_stalls),
-                                             "ratio": statistics.median(a / b for a, b in zip(stalls, loaded_stalls))}
-        return {"P1": summary(app_times, curl_times, unit="s", target=1.1), "P2": p2}
-
-    def arrivals(self, photos: list[tuple[str, str]], folder: Path, opened: float) -> list[tuple[float, Path]]:
-        """When each photo's response left the loopback service, in seconds after the album opened."""
-        files = {urlsplit(url).path: folder / name for url, name in photos}
-        ended = {r["path"]: r["end"] for r in self.service.requests("image") if r["status"] == 200 and r["path"] in files}
-        if len(ended) != len(files):
-            raise RuntimeError(f"the service logged {len(ended)} of {len(files)} photo downloads")
-        return sorted((end - opened, files[path]) for path, end in ended.items())
 
     # ------------------------------------------------------------------ P3
 
@@ -473,7 +422,7 @@ def main() -> int:
     try:
         print(f"display: {args.display}; renderer: {bench.renderer()}")
         if "P1" in selected:
-            results.update(bench.p1_fill())
+            results.update(fill_bench.measure(bench, RunningApp))
         if "P3" in selected:
             results.update(bench.p3_reopen())
         if "P4" in selected:
