@@ -6,12 +6,14 @@ position, five in six with a DateTimeOriginal in one of the forms Commons writes
   stand-in button per mark named "Photo: TITLE" ("…, and N more here" for a group); clicking a
   mark's picture opens that photo in the viewer;
 * a photo's mark is a plain disc while its photo is downloading, and its picture once it is in;
+* photos that arrive while the Map view is on are in the grid when it comes back;
 * the viewer's "Show on Map" opens the Map view with the photo's mark larger (selected);
 * "Sort and Filter" orders the grid by date and limits it to a decade, kept with the pin;
 * "Then and Now" shows the oldest and newest photos side by side, one above the other when narrow.
 """
 from __future__ import annotations
 
+import json
 import re
 
 from gi.repository import Atspi
@@ -106,6 +108,29 @@ def test_a_photo_mark_is_a_plain_disc_until_its_photo_arrives(launch, dirs, pari
     wait_for(lambda: discs(plain=True), 10, 0.5, lambda: f"plain discs at {centres} while the photos are held ({shot})")
     loopback.release("image")
     wait_for(lambda: discs(plain=False), 20, 0.5, lambda: f"the photos' pictures in the marks at {centres} ({shot})")
+
+
+def test_photos_that_arrive_while_the_map_view_is_on_are_in_the_grid_after(launch, dirs, paris, loopback, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    app = launch(env={"VT_TRACE": str(trace)})
+    loopback.hold("image")
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    album.wait_cells(lambda c: len(c) >= 6, 10, "the placeholders")
+    toggle = app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=10)
+    app.click(toggle)
+    wait_for(lambda: marks(app), 10, message="the Map view's marks")
+    loopback.release("image")
+    wait_for(lambda: dirs.query("SELECT count(*) FROM photo WHERE pin_id = ? AND state = 'downloaded'",
+                                (pin_id,))[0][0] == PER_ALBUM, 20, message="every photo downloaded")
+
+    def shown() -> set[int]:
+        return {e["photo"] for e in map(json.loads, trace.read_text().splitlines()) if e["event"] == "photo_shown"}
+    app.click(toggle)
+    on_screen = album.wait_cells(lambda c: sum(1 for x in c if is_showing(x.node)) >= 6, 10, "the grid again")
+    count = sum(1 for c in on_screen if is_showing(c.node))
+    # Each cell in view decodes its photo once the grid is on screen again, with no scroll.
+    wait_for(lambda: len(shown()) >= count, 10, message=lambda: f"{count} photos shown in the grid; got {len(shown())}")
 
 
 def test_show_on_map_opens_the_map_view_at_the_photo(launch, dirs, paris, loopback):

@@ -27,6 +27,14 @@ public final class ScrolledWindow: Widget {
         Signal.connect(UnsafeMutableRawPointer(adjustment!), "value-changed", handler)
     }
 
+    /// Called when what is in view may have changed without a scroll: the window comes on
+    /// screen again (a page or a stack child shown), or the view's or the content's size changes.
+    public func onViewChanged(_ handler: @escaping Handler) {
+        Signal.connect(UnsafeMutableRawPointer(widget), "map", handler)
+        let adjustment = gtk_scrolled_window_get_vadjustment(vt_scrolled_window(raw))
+        Signal.connect(UnsafeMutableRawPointer(adjustment!), "changed", handler)
+    }
+
     /// Where `child`'s top edge is, in this window's coordinates (nil when not laid out).
     public func top(of child: Widget) -> Double? {
         // A widget not allocated yet (a cell the grid just made) has a transform all the same, to

@@ -54,6 +54,8 @@ final class PhotoGrid {
             self.scheduleLoads()
             if !self.fillReleased { self.releaseFill() }
         }
+        // Photos that arrived while the grid was off screen (the Map view on) wait for it.
+        root.onViewChanged { [weak self] in self?.scheduleLoads() }
         setup = { [weak self] item in
             guard let self else { return }
             let cell = PhotoCell(size: Self.cellSize, pixelSide: self.textureSide)
