@@ -339,12 +339,12 @@ int vt_pin_layer_mark_at(VtPinLayer *self, double x, double y) {
     const graphene_point_t point = GRAPHENE_POINT_INIT((float)x, (float)y);
     // Backwards: the last drawn is on top.
     for (guint i = self->n_marks; i-- > 0;) {
-        double x = 0, y = 0;
-        if (!mark_place(self, &self->marks[i], &x, &y)) continue;
+        double place_x = 0, place_y = 0;
+        if (!mark_place(self, &self->marks[i], &place_x, &place_y)) continue;
         GdkTexture *image = image_for(self, &self->marks[i], FALSE);
         if (image == NULL) continue;
         graphene_rect_t bounds;
-        mark_bounds(self, &self->marks[i], image, x, y, &bounds);
+        mark_bounds(self, &self->marks[i], image, place_x, place_y, &bounds);
         if (graphene_rect_contains_point(&bounds, &point)) return (int)i;
     }
     return -1;
