@@ -13,7 +13,6 @@ position, five in six with a DateTimeOriginal in one of the forms Commons writes
 """
 from __future__ import annotations
 
-import json
 import re
 
 from gi.repository import Atspi
@@ -125,7 +124,7 @@ def test_photos_that_arrive_while_the_map_view_is_on_are_in_the_grid_after(launc
                                 (pin_id,))[0][0] == PER_ALBUM, 20, message="every photo downloaded")
 
     def shown() -> set[int]:
-        return {e["photo"] for e in map(json.loads, trace.read_text().splitlines()) if e["event"] == "photo_shown"}
+        return {e["photo"] for e in app.events("photo_shown")}
     app.click(toggle)
     on_screen = album.wait_cells(lambda c: sum(1 for x in c if is_showing(x.node)) >= 6, 10, "the grid again")
     count = sum(1 for c in on_screen if is_showing(c.node))
