@@ -250,7 +250,7 @@ final class PhotoViewer {
     /// A sharper version decoded to fit the view: from the bytes just fetched, while its file is
     /// written (the write and its fsync took as long as the decode), else from its file.
     private func decode(_ fetched: LargePhotos.Fetched) async -> Texture.Fitted? {
-        let box = image.fittedPixels
+        let box = await image.fittedPixelsWhenLaidOut()
         if let data = fetched.data, let fitted = await Texture.load(data: data, fitting: box?.width ?? 4096, box?.height ?? 4096) {
             return fitted
         }

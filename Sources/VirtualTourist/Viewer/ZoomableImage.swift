@@ -87,6 +87,16 @@ final class ZoomableImage {
         return (root.width * scale, root.height * scale)
     }
 
+    /// `fittedPixels` once the view has been laid out: a sharper version fetched before the
+    /// page's first frame (a fast network) would otherwise be decoded whole.
+    func fittedPixelsWhenLaidOut() async -> (width: Int32, height: Int32)? {
+        if let box = fittedPixels { return box }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            FrameClock.afterNextPaint(of: root) { continuation.resume() }
+        }
+        return fittedPixels
+    }
+
     /// The texture has every pixel of the photo.
     var hasAllDetail: Bool {
         guard let texture, let imageSize else { return true }
