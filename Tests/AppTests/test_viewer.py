@@ -300,3 +300,15 @@ def test_the_viewer_says_where_a_located_photo_was_taken(launch, dirs, paris, lo
     viewer.wait_photo(cells[4].title, f"5 of {PER_ALBUM}")
     app.wait_gone(role="label", name_re=r"^Taken ", showing=True, timeout=5)
 
+
+
+def test_the_album_map_has_stopped_moving_once_the_viewer_covers_it(launch, dirs, paris, loopback, tmp_path):
+    """A click on a photo selects it, and the album's small map moves to where it was taken. By
+    the time the viewer has slid over the album that move is over, at its place: libshumate kept
+    a hidden map's move going, and the window drew 60 frames a second for it, for seconds."""
+    app = launch(env={"VT_TRACE": str(tmp_path / "trace.jsonl")})
+    open_viewer(app, dirs, index=3)
+    shown = wait_for(lambda: app.events("viewer_page_shown"), 10, message="the viewer's page in place")[0]["t"]
+    arrived = app.events("album_map_arrived")
+    assert arrived, f"the album map never moved to the photo; trace: {app.events()}"
+    assert all(e["t"] <= shown for e in arrived), (arrived, shown)

@@ -158,9 +158,70 @@ public final class MapView: Widget {
         set { shumate_viewport_set_zoom_level(viewport, newValue) }
     }
 
-    /// Flies to a place and zoom level with libshumate's animation.
+    /// Flies to a place and zoom level with libshumate's animation, or jumps there on a map
+    /// nobody sees. A flight still under way when the map is hidden (another page slid over it)
+    /// ends at its place at once: libshumate would keep it going, and the window's frame clock
+    /// with it, 60 frames a second for the rest of the flight (seconds, at street zoom levels).
     public func goTo(latitude: Double, longitude: Double, zoom: Double) {
-        shumate_map_go_to_full(shumate_simple_map_get_map(simple), latitude, longitude, zoom)
+        let map = shumate_simple_map_get_map(simple)
+        watchFlights()
+        guard gtk_widget_get_mapped(mapWidget).isTrue else {
+            flight = nil
+            shumate_map_stop_go_to(map)
+            jump(to: (latitude, longitude, zoom))
+            return
+        }
+        // A flight still under way is redirected, not ended.
+        flight = nil
+        shumate_map_go_to_full(map, latitude, longitude, zoom)
+        // With animations off libshumate jumps at once: no flight to watch.
+        let arrived = self.latitude == latitude && self.longitude == longitude && self.zoom == clamped(zoom)
+        flight = arrived ? nil : (latitude, longitude, zoom)
+    }
+
+    /// How long a flight takes, in ms; 0 (libshumate's default) is 250 ms per zoom level of the
+    /// destination, right across a continent and long for a move within a place.
+    public var flightDuration: UInt32 {
+        get { shumate_map_get_go_to_duration(shumate_simple_map_get_map(simple)) }
+        set { shumate_map_set_go_to_duration(shumate_simple_map_get_map(simple), newValue) }
+    }
+
+    /// Called when a flight ends: `cutShort` when the map was hidden before it arrived.
+    public var onFlightEnded: ((_ cutShort: Bool) -> Void)?
+
+    private var flight: (latitude: Double, longitude: Double, zoom: Double)?
+    private var watchingFlights = false
+
+    private func watchFlights() {
+        guard !watchingFlights else { return }
+        watchingFlights = true
+        let map = UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))!
+        // Arrived: libshumate's last step puts the viewport exactly at the place. (Its
+        // "animation-completed" signal cannot be used: declared with an object parameter it does
+        // not pass, GLib refuses to call a handler, with a critical warning each time.)
+        // Weak: the widget and its signals outlive this wrapper while a page slides out.
+        onViewportChanged { [weak self] in
+            guard let self, let target = self.flight, self.latitude == target.latitude,
+                  self.longitude == target.longitude, self.zoom == self.clamped(target.zoom) else { return }
+            self.flight = nil
+            self.onFlightEnded?(false)
+        }
+        Signal.connect(map, "unmap") { [weak self] in
+            guard let self, let target = self.flight else { return }
+            self.flight = nil
+            shumate_map_stop_go_to(shumate_simple_map_get_map(self.simple))
+            self.jump(to: target)
+            self.onFlightEnded?(true)
+        }
+    }
+
+    private func clamped(_ zoom: Double) -> Double {
+        min(max(zoom, Double(shumate_viewport_get_min_zoom_level(viewport))), Double(shumate_viewport_get_max_zoom_level(viewport)))
+    }
+
+    private func jump(to place: (latitude: Double, longitude: Double, zoom: Double)) {
+        shumate_map_center_on(shumate_simple_map_get_map(simple), place.latitude, place.longitude)
+        shumate_viewport_set_zoom_level(viewport, place.zoom)
     }
 
     /// Set by `hideControls`: for screen readers a picture of a place, as a map without input is.

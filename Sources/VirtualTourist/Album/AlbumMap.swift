@@ -26,6 +26,8 @@ final class AlbumMap {
     private var placedMarks: PhotoMarks?
     private let placeStandIns = Debouncer(milliseconds: 150)
     var onOpen: ((Photo) -> Void)?
+    /// A move of an album's map is over: `true` when its page was covered first and it jumped.
+    static let flightEnded = Broadcast<Bool>()
 
     /// `standIns`: focusable buttons for the marks (the Map view); the small map is a picture for
     /// the pointer and touch only (the grid is its keyboard way).
@@ -34,6 +36,10 @@ final class AlbumMap {
         self.standIns = standIns
         self.fileURL = fileURL
         map = MapView(source: tiles, interactive: true)
+        // Moves within a place (to a selected photo, to fit the photos): half a second, where
+        // libshumate's default would take about four at these zoom levels.
+        map.flightDuration = 500
+        map.onFlightEnded = { cutShort in Self.flightEnded.send(cutShort) }
         map.zoom = zoom
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         if !standIns { map.hideControls() }

@@ -92,6 +92,9 @@ final class TraceRecorder {
                 trace.event("viewer_detail", Self.id("photo", photo.id).merging(["width": .int(width)]) { a, _ in a })
             }
         })
+        subscriptions.append(AlbumMap.flightEnded.observe { [trace] cutShort in
+            trace.event("album_map_arrived", ["cut_short": .int(cutShort ? 1 : 0)])
+        })
         subscriptions.append(ZoomableImage.zoomChanged.observe { [trace] change in
             trace.event("viewer_zoom", ["zoom": .double(change.zoom), "percent": .int(change.percent)])
         })
