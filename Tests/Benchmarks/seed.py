@@ -68,6 +68,17 @@ def add_stored_album(connection: sqlite3.Connection, photos_dir: Path, pool: lis
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
 
 
+def attribute_photos(connection: sqlite3.Connection, pin_id: int) -> None:
+    """What every photo from Flickr or Commons has, for the viewer's bottom bar: an author and a
+    licence, a web page, a date, and a place near the pin (the lines floor-viewer shows)."""
+    connection.execute(
+        "UPDATE photo SET author = 'Someone ' || (position % 10) || ' & friends', license = 'CC BY-SA 4.0', "
+        "page_url = 'https://www.flickr.com/photos/someone/' || source_id, "
+        "taken = '2011-06-' || printf('%02d', 1 + position % 28) WHERE pin_id = ?", (pin_id,))
+    latitude, longitude = connection.execute("SELECT latitude, longitude FROM pin WHERE id = ?", (pin_id,)).fetchone()
+    locate_photos(connection, pin_id, latitude, longitude)
+
+
 def locate_photos(connection: sqlite3.Connection, pin_id: int, latitude: float, longitude: float) -> None:
     """Gives each of the pin's photos a position of its own, spread over about 2 km around the
     pin (a golden-angle spiral: evenly, every photo at its own place)."""

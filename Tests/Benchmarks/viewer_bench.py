@@ -51,6 +51,7 @@ def album_with_sharper_versions(bench, count: int):
     with seed.connect(dirs.database) as db:
         db.execute("UPDATE photo SET large_url = replace(remote_url, '_640x480.jpg', ?) WHERE pin_id = ?",
                    (f"_{SHARP_SIZE}.jpg", pin))
+        seed.attribute_photos(db, pin)
     rows = sqlite3.connect(dirs.database).execute(
         "SELECT id, file_name, large_url FROM photo WHERE pin_id = ? ORDER BY position", (pin,)).fetchall()
     # The service makes each image the first time it is asked for: made beforehand, neither
