@@ -69,3 +69,13 @@ def test_album_place_map_loads_its_tiles_in_every_session(xserver, runtime_dir, 
             raise AssertionError(f"session {session + 1} of {SESSIONS}: {error}\n{app.log_tail(30)}") from None
         finally:
             app.stop(expect_clean=False)
+
+
+def test_the_place_map_shows_its_tiles_again_after_the_viewer(launch, dirs, paris, loopback, tmp_path):
+    """Under the viewer the album's maps drop their decoded tiles (memory nobody sees, as the main
+    map under the album does); back on the album, the place map shows tiles again."""
+    from test_viewer import open_viewer
+    app = launch()
+    _, (lat, lon), cells, _ = open_viewer(app, dirs, index=0)
+    app.go_back(page=cells[0].title)
+    place_map_painted(app, lat, lon, tile_palette(loopback, lat, lon), tmp_path / "back.png")

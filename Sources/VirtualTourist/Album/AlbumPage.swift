@@ -230,6 +230,16 @@ final class AlbumPage {
         grid.onPhotoShown = { [unowned self] id in events.send(.photoShown(id, page: self.page)) }
         grid.onVisibleShown = { [unowned self] count in events.send(.visibleShown(cells: count, page: self.page)) }
         page.onShown { [pin] in events.send(.shown(pin)) }
+        // Under the viewer the album's maps keep no decoded tiles (256 KB each), as the main map
+        // under the album keeps none; they come back from the disk cache.
+        page.onHidden { [weak self] in
+            self?.placeMap.map.releaseTiles()
+            self?.photoMap?.map.releaseTiles()
+        }
+        page.onShowing { [weak self] in
+            self?.placeMap.map.showTilesAgain()
+            self?.photoMap?.map.showTilesAgain()
+        }
     }
 
     private func show(_ state: AlbumState) {
