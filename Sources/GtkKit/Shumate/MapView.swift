@@ -33,6 +33,7 @@ public final class MapView: Widget {
             gtk_widget_set_visible(vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_scale(simple))), false.g)
         }
         wakeTiles()
+        watchFlights()
         // The map follows the app's style, as the rest of the window does.
         StyleManager.onDarkChanged(while: self) { [weak self] in self?.isDark = StyleManager.isDark }
     }
@@ -149,7 +150,8 @@ public final class MapView: Widget {
     /// The ShumateMap inside (the map without its buttons): gestures go on it and the
     /// coordinates of `location`, `point` and `hasMarker` are relative to it.
     public var mapArea: Widget { Widget(mapWidget) }
-    private var mapWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))) }
+    private var mapWidget: UnsafeMutablePointer<GtkWidget> { vt_widget(UnsafeMutableRawPointer(shumateMap)) }
+    private var shumateMap: OpaquePointer { shumate_simple_map_get_map(simple) }
 
     public var latitude: Double { shumate_location_get_latitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
     public var longitude: Double { shumate_location_get_longitude(vt_shumate_location(UnsafeMutableRawPointer(viewport))) }
@@ -163,17 +165,13 @@ public final class MapView: Widget {
     /// ends at its place at once: libshumate would keep it going, and the window's frame clock
     /// with it, 60 frames a second for the rest of the flight (seconds, at street zoom levels).
     public func goTo(latitude: Double, longitude: Double, zoom: Double) {
-        let map = shumate_simple_map_get_map(simple)
-        watchFlights()
         guard gtk_widget_get_mapped(mapWidget).isTrue else {
-            flight = nil
-            shumate_map_stop_go_to(map)
-            jump(to: (latitude, longitude, zoom))
+            land(at: (latitude, longitude, zoom))
             return
         }
         // A flight still under way is redirected, not ended.
         flight = nil
-        shumate_map_go_to_full(map, latitude, longitude, zoom)
+        shumate_map_go_to_full(shumateMap, latitude, longitude, zoom)
         // With animations off libshumate jumps at once: no flight to watch.
         let arrived = self.latitude == latitude && self.longitude == longitude && self.zoom == clamped(zoom)
         flight = arrived ? nil : (latitude, longitude, zoom)
@@ -182,20 +180,16 @@ public final class MapView: Widget {
     /// How long a flight takes, in ms; 0 (libshumate's default) is 250 ms per zoom level of the
     /// destination, right across a continent and long for a move within a place.
     public var flightDuration: UInt32 {
-        get { shumate_map_get_go_to_duration(shumate_simple_map_get_map(simple)) }
-        set { shumate_map_set_go_to_duration(shumate_simple_map_get_map(simple), newValue) }
+        get { shumate_map_get_go_to_duration(shumateMap) }
+        set { shumate_map_set_go_to_duration(shumateMap, newValue) }
     }
 
     /// Called when a flight ends: `cutShort` when the map was hidden before it arrived.
     public var onFlightEnded: ((_ cutShort: Bool) -> Void)?
 
     private var flight: (latitude: Double, longitude: Double, zoom: Double)?
-    private var watchingFlights = false
 
     private func watchFlights() {
-        guard !watchingFlights else { return }
-        watchingFlights = true
-        let map = UnsafeMutableRawPointer(shumate_simple_map_get_map(simple))!
         // Arrived: libshumate's last step puts the viewport exactly at the place. (Its
         // "animation-completed" signal cannot be used: declared with an object parameter it does
         // not pass, GLib refuses to call a handler, with a critical warning each time.)
@@ -206,11 +200,9 @@ public final class MapView: Widget {
             self.flight = nil
             self.onFlightEnded?(false)
         }
-        Signal.connect(map, "unmap") { [weak self] in
+        Signal.connect(UnsafeMutableRawPointer(shumateMap), "unmap") { [weak self] in
             guard let self, let target = self.flight else { return }
-            self.flight = nil
-            shumate_map_stop_go_to(shumate_simple_map_get_map(self.simple))
-            self.jump(to: target)
+            self.land(at: target)
             self.onFlightEnded?(true)
         }
     }
@@ -219,8 +211,11 @@ public final class MapView: Widget {
         min(max(zoom, Double(shumate_viewport_get_min_zoom_level(viewport))), Double(shumate_viewport_get_max_zoom_level(viewport)))
     }
 
-    private func jump(to place: (latitude: Double, longitude: Double, zoom: Double)) {
-        shumate_map_center_on(shumate_simple_map_get_map(simple), place.latitude, place.longitude)
+    /// Ends any flight and puts the map at `place` at once.
+    private func land(at place: (latitude: Double, longitude: Double, zoom: Double)) {
+        flight = nil
+        shumate_map_stop_go_to(shumateMap)
+        shumate_map_center_on(shumateMap, place.latitude, place.longitude)
         shumate_viewport_set_zoom_level(viewport, place.zoom)
     }
 
@@ -242,7 +237,7 @@ public final class MapView: Widget {
     }
 
     public func center(latitude: Double, longitude: Double) {
-        shumate_map_center_on(shumate_simple_map_get_map(simple), latitude, longitude)
+        shumate_map_center_on(shumateMap, latitude, longitude)
     }
 
     /// The coordinate under a point given in `mapArea` coordinates.
