@@ -301,7 +301,6 @@ def test_the_viewer_says_where_a_located_photo_was_taken(launch, dirs, paris, lo
     app.wait_gone(role="label", name_re=r"^Taken ", showing=True, timeout=5)
 
 
-
 def test_the_album_map_has_stopped_moving_once_the_viewer_covers_it(launch, dirs, paris, loopback, tmp_path):
     """A click on a photo selects it, and the album's small map moves to where it was taken. By
     the time the viewer has slid over the album that move is over, at its place: libshumate kept

@@ -24,7 +24,7 @@ final class TouristApplication {
     /// takes 0.6–0.9 ms; through the main thread it took 3.5–10 ms while the grid was painted, P1).
     private(set) lazy var downloads = DownloadScheduler(perHost: Self.photoConnections, total: 16, ahead: 4,
                                                         connectivity: connectivity)
-    /// The thread the photos' transfers run on, off the main thread: it only hands a request over.
+    /// The thread the photos' transfers run on: the main thread only hands each request over.
     private lazy var photoThread = LoopThread(name: "photo-transfers")
     /// The albums' photo transfers: a session of their own, run on the photos' thread.
     private(set) lazy var photoHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 16,
