@@ -119,7 +119,7 @@ def update_activation_environment(values: dict[str, str]) -> None:
 
 class XServer:
     def __init__(self, workdir: Path) -> None:
-        for tool in ("Xvfb", "xprop", "xdotool", "import"):
+        for tool in ("Xvfb", "xprop", "xdotool", "xmodmap", "import"):
             if not shutil.which(tool):
                 raise HarnessError(f"{tool} is missing (./meson-helpers/dev test installs it)")
         read_fd, write_fd = os.pipe()
@@ -143,6 +143,7 @@ class XServer:
             self.proc.kill()
             raise HarnessError(f"Xvfb did not start; see {workdir / 'xvfb.log'}")
         self.display = f":{int(number)}"
+        self.bound: dict[str, int] = {}   # keysym name -> the spare keycode type_text gave it
         # A stale AT_SPI_BUS property would win over the session bus and split app and test.
         subprocess.run(["xprop", "-display", self.display, "-root", "-remove", "AT_SPI_BUS"], check=True)
 
@@ -158,6 +159,27 @@ class XServer:
 
     def xdotool(self, *args: str) -> str:
         return self.run("xdotool", *args)
+
+    def type_text(self, text: str, delay_ms: int = 20) -> None:
+        """Types `text` on the keyboard. `xdotool type` gives a character the keymap lacks a
+        spare keycode for one press and takes it back at once; GTK reads the keymap only when it
+        gets to the press, so on a busy machine it reads it taken back and drops the character.
+        Such characters get a keycode of their own for good and are pressed by keysym."""
+        for run in re.findall(r"[\x20-\x7e]+|[^\x20-\x7e]", text):
+            if run.isascii():
+                self.xdotool("type", "--delay", str(delay_ms), "--", run)
+            else:
+                self.xdotool("key", "--delay", str(delay_ms), self._bound_keysym(run))
+
+    def _bound_keysym(self, char: str) -> str:
+        name = f"U{ord(char):04X}"   # XStringToKeysym's name for any Unicode character
+        if name not in self.bound:
+            spare = [int(m) for m in re.findall(r"^keycode\s+(\d+) =\s*$", self.run("xmodmap", "-pke"), re.M)]
+            if not spare:
+                raise HarnessError(f"no spare keycode left for {char!r}")
+            self.run("xmodmap", "-e", f"keycode {spare[-1]} = {name}")
+            self.bound[name] = spare[-1]
+        return name
 
     def screenshot(self, path: Path) -> Path:
         self.run("import", "-window", "root", str(path))
@@ -799,13 +821,27 @@ class App(AppProcess):
         window = window if window is not None else self.main_window()
         assert window is not None, f"no window; tree:\n{self.tree_text()}"
         title = name_of(window)
-        geometry = wait_for(lambda: self._x_window(title), 10, message=f"the X window {title!r}")
-        frame = safe(lambda: window.get_extents(Atspi.CoordType.WINDOW), None)
-        assert frame is not None, f"window {title!r} has no extents"
-        if (frame.width, frame.height) != (geometry["WIDTH"], geometry["HEIGHT"]):
+        seen: list = []
+
+        def agreed() -> bool:
+            geometry = self._x_window(title)
+            frame = safe(lambda: window.get_extents(Atspi.CoordType.WINDOW), None)
+            if geometry is None or frame is None:
+                return False
+            seen[:] = [(geometry, frame)]
+            return (frame.width, frame.height) == (geometry["WIDTH"], geometry["HEIGHT"])
+        # Just after a resize the X window has its new size before GTK has handled the configure
+        # and reported it: wait for the two to agree; only a lasting difference breaks the rule.
+        try:
+            wait_for(agreed, 10, message=f"the X window {title!r} and its extents")
+        except AssertionError:
+            if not seen:
+                raise
+            geometry, frame = seen[0]
             raise HarnessError(f"window {title!r} reports {frame.width}x{frame.height} but its X window "
                                f"is {geometry['WIDTH']}x{geometry['HEIGHT']}: the extents rule in "
-                               "harness.py does not hold for this GTK")
+                               "harness.py does not hold for this GTK") from None
+        geometry, frame = seen[0]
         return geometry["X"] - 2.0 * frame.x, geometry["Y"] - 2.0 * frame.y
 
     def screen_rect(self, node) -> Rect:
@@ -814,6 +850,19 @@ class App(AppProcess):
         window = toplevel(node)
         ox, oy = self.offset(window if role_name(window) in ("frame",) + DIALOG_ROLES else None)
         return Rect(ox + box.x, oy + box.y, box.width, box.height)
+
+    def settled_rects(self, *nodes, timeout: float = 10) -> list[Rect]:
+        """The nodes' screen boxes once a page's slide or a dialog's growth is over: two reads a
+        poll apart that agree (boxes read one by one during an animation come from different
+        frames)."""
+        last: list[list[Rect]] = []
+
+        def same_twice():
+            rects = [self.screen_rect(node) for node in nodes]
+            settled = bool(last) and rects == last[0]
+            last[:] = [rects]
+            return rects if settled else None
+        return wait_for(same_twice, timeout, interval=0.15, message="the boxes to stop moving")
 
     def map_rect(self) -> Rect:
         node = self.map_node()

@@ -103,7 +103,7 @@ def test_a_key_typed_in_preferences_goes_to_the_keyring(launch, dirs, paris, sec
     app = launch(env={"VT_TRACE": str(trace)})
     row = open_preferences(app)
     pointer_click(app, *app.screen_rect(row).center)
-    app.x.xdotool("type", "--delay", "20", key)
+    app.x.type_text(key)
     wait_for(lambda: secret_service.lookup() == key, 15, message=lambda: f"the typed key in the keyring: {secret_service.lookup()!r}")
     status(app, IN_KEYRING)
     app.stop()

@@ -69,7 +69,7 @@ def test_my_places_lists_searches_and_opens_a_place_by_keyboard(launch, dirs, pa
               "the places by name")
 
     # The search has the focus: typing filters (accents and case ignored), Enter opens the first.
-    app.x.xdotool("type", "--delay", "20", "BERL")
+    app.x.type_text("BERL")
     wait_rows(app, lambda n: len(n) == 1 and n[0].startswith("Brandenburger Tor"), "only Berlin")
     app.x.xdotool("key", "Return")
     app.back_button(page="Brandenburger Tor, Berlin")
@@ -80,7 +80,7 @@ def test_my_places_lists_searches_and_opens_a_place_by_keyboard(launch, dirs, pa
 
     # Nothing matching says so.
     open_places(app)
-    app.x.xdotool("type", "--delay", "20", "atlantis")
+    app.x.type_text("atlantis")
     app.wait_find(role="label", name="No Matching Places", showing=True, timeout=5)
 
 
@@ -95,7 +95,7 @@ def test_rename_a_place_with_undo(launch, dirs, paris, loopback):
     press_key(app, "F2")
     entry = app.wait_find(role="text", name="Rename Place", showing=True, timeout=5)
     assert Atspi.Text.get_text(entry, 0, Atspi.Text.get_character_count(entry)) == "Montmartre, Paris"
-    app.x.xdotool("type", "--delay", "20", "Sacré-Cœur")   # the name is selected: typing replaces it
+    app.x.type_text("Sacré-Cœur")   # the name is selected: typing replaces it
     app.x.xdotool("key", "Return")
     custom = lambda: dirs.query("SELECT custom_name FROM pin")[0][0]  # noqa: E731
     wait_for(lambda: custom() == "Sacré-Cœur", 10, message=lambda: f"the new name stored: {custom()!r}")

@@ -192,11 +192,11 @@ def test_then_and_now_side_by_side_and_stacked_when_narrow(launch, dirs, paris, 
                               showing=True, timeout=10)
     now_node = app.wait_find(role="image", name_re=rf"^Now: .*{re.escape(now[1][:4])}.*, {re.escape(now[0])}$",
                              showing=True, timeout=10)
-    a, b = app.screen_rect(then_node), app.screen_rect(now_node)
+    a, b = app.settled_rects(then_node, now_node)
     assert a.x + a.width <= b.x + 1 and abs(a.y - b.y) < 2, (a, b)
     resize(app, 360, 600)
-    wait_for(lambda: app.screen_rect(then_node).y + app.screen_rect(then_node).height <= app.screen_rect(now_node).y + 1,
-             10, message="then above now on a narrow window")
+    a, b = app.settled_rects(then_node, now_node)
+    assert a.y + a.height <= b.y + 1, ("then above now on a narrow window", a, b)
     press_key(app, "Escape")
     app.wait_find(role="label", name=f"1 of {PER_ALBUM}", showing=True, timeout=5)
 

@@ -15,7 +15,7 @@ EIFFEL = "Tour Eiffel, 5, Avenue Anatole France, Paris, Île-de-France, France"
 
 
 def type_text(app, text: str) -> None:
-    app.x.xdotool("type", "--delay", "30", text)
+    app.x.type_text(text, delay_ms=30)
 
 
 def search(app, text: str) -> None:
@@ -139,6 +139,7 @@ def resize(app, width: int, height: int) -> None:
     app.x.xdotool("windowsize", str(window["WINDOW"]), str(width), str(height))
     wait_for(lambda: (app._x_window() or {}).get("WIDTH") != window["WIDTH"], 10,
              message=f"the window to be resized to {width} px")
+    app.offset()  # and for GTK to have taken the new size (it reports it a little later)
 
 
 def test_entry_heads_a_wide_window_and_moves_into_a_bar_when_narrow(launch, dirs, paris, loopback):

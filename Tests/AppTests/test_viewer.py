@@ -147,7 +147,12 @@ def test_keys_wheel_and_double_click_zoom(launch, dirs, paris, loopback):
     app.x.xdotool("mousemove", str(round(x + 40)), str(round(y + 20)), "click", "--repeat", "2", "--delay", "80", "1")
     viewer.wait_zoom(lambda z: ZOOM_RE.match(z), "a double-click to zoom in")
     assert rows_kept(dirs), "a double-click removed something"
-    app.x.xdotool("click", "--repeat", "2", "--delay", "80", "1")
+    # Held as a person holds a click: after a relayout (the zoom) GTK's X11 backend makes up a
+    # motion event at the next frame, with the pointer's state read from the server then; the
+    # press brings that frame, and xdotool's release, already on the server, makes the made-up
+    # motion buttonless, which ends the click (and the count) without a release.
+    app.x.xdotool("mousedown", "1", "sleep", "0.1", "mouseup", "1", "sleep", "0.08",
+                  "mousedown", "1", "sleep", "0.1", "mouseup", "1")
     viewer.wait_zoom(lambda z: z == FITTED, "a second double-click to fit the photo again")
 
 
