@@ -70,7 +70,10 @@ static void tile_request_free(gpointer data) {
     }
     g_clear_pointer(&request->cached, g_bytes_unref);
     g_clear_pointer(&request->body, g_byte_array_unref);
-    // Read to the end or cancelled by fail(): closing it has nothing left to read.
+    // Closed in the background: a body the map gave up on or fail() refused may not be read
+    // to its end, and closing it as the last reference goes would read the rest here, blocking.
+    if (request->stream != NULL)
+        g_input_stream_close_async(request->stream, G_PRIORITY_LOW, NULL, NULL, NULL);
     g_clear_object(&request->stream);
     g_clear_object(&request->message);
     g_clear_object(&request->cancellable);
@@ -200,6 +203,10 @@ static void on_sent(GObject *source, GAsyncResult *result, gpointer user_data) {
         fail(task, error);
         return;
     }
+    if (g_cancellable_is_cancelled(request->cancellable)) {  // the map gave it up meanwhile (see send)
+        fail(task, g_error_new(G_IO_ERROR, G_IO_ERROR_CANCELLED, "Tile no longer wanted"));
+        return;
+    }
     guint status = soup_message_get_status(request->message);
     if (status == SOUP_STATUS_NOT_MODIFIED && request->cached != NULL) {
         shumate_file_cache_mark_up_to_date(self->cache, request->x, request->y, request->z);
@@ -248,7 +255,10 @@ static void send(GTask *task) {
     TileRequest *request = g_task_get_task_data(task);
     self->transferring++;
     request->transferring = TRUE;
-    soup_session_send_async(self->session, request->message, G_PRIORITY_DEFAULT, request->cancellable, on_sent, task);
+    // Not cancellable while the response's headers are awaited: libsoup 3.6 releases its queue
+    // item once too often when a send is cancelled in that state (a crash seen during flights,
+    // which give up many tiles). The map's giving up is checked once the headers are in.
+    soup_session_send_async(self->session, request->message, G_PRIORITY_DEFAULT, NULL, on_sent, task);
 }
 
 // A transfer's end lets the next waiting one go; those the map gave up meanwhile end cancelled.
