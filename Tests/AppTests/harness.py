@@ -143,7 +143,7 @@ class XServer:
             self.proc.kill()
             raise HarnessError(f"Xvfb did not start; see {workdir / 'xvfb.log'}")
         self.display = f":{int(number)}"
-        self.bound: dict[str, int] = {}   # keysym name -> the spare keycode type_text gave it
+        self.bound: set[str] = set()   # keysym names type_text gave a spare keycode
         # A stale AT_SPI_BUS property would win over the session bus and split app and test.
         subprocess.run(["xprop", "-display", self.display, "-root", "-remove", "AT_SPI_BUS"], check=True)
 
@@ -178,7 +178,7 @@ class XServer:
             if not spare:
                 raise HarnessError(f"no spare keycode left for {char!r}")
             self.run("xmodmap", "-e", f"keycode {spare[-1]} = {name}")
-            self.bound[name] = spare[-1]
+            self.bound.add(name)
         return name
 
     def screenshot(self, path: Path) -> Path:
