@@ -57,3 +57,9 @@ SoupSession *vt_soup_session_new(const char *user_agent, guint timeout_seconds, 
                         "max-conns-per-host", max_conns_per_host,
                         NULL);
 }
+
+void vt_object_bind_both_ways(gpointer source, const char *source_property, gpointer target,
+                              const char *target_property) {
+    g_object_bind_property(source, source_property, target, target_property,
+                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+}

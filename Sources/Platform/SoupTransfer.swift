@@ -260,9 +260,8 @@ final class SoupTransfer: @unchecked Sendable {
         }
         // A weak box: libsoup may hold the message (and emit) after this transfer is gone.
         let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
-        g_signal_connect_data(UnsafeMutableRawPointer(message), "network-event",
-                              unsafeBitCast(handler, to: GCallback.self), box,
-                              { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
+        vt_connect_network_event(UnsafeMutableRawPointer(message), "network-event", handler, box,
+                                 { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() })
     }
 
     private func watchSending(of message: OpaquePointer) {
@@ -271,9 +270,8 @@ final class SoupTransfer: @unchecked Sendable {
             Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue().transfer?.tellSent()
         }
         let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
-        g_signal_connect_data(UnsafeMutableRawPointer(message), "wrote-headers",
-                              unsafeBitCast(handler, to: GCallback.self), box,
-                              { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() }, GConnectFlags(0))
+        vt_connect(UnsafeMutableRawPointer(message), "wrote-headers", handler, box,
+                   { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() })
     }
 
     private func tellSent() {

@@ -19,6 +19,11 @@ void vt_breakpoint_add_setter_bool(AdwBreakpoint *breakpoint, gpointer object, c
 void vt_breakpoint_add_setter_int(AdwBreakpoint *breakpoint, gpointer object, const char *property, int value);
 void vt_breakpoint_add_setter_uint(AdwBreakpoint *breakpoint, gpointer object, const char *property, guint value);
 
+// Two boolean properties kept equal both ways, from now on. In C because GLib 2.86+ marks its
+// flag enums G_GNUC_FLAG_ENUM and Swift then imports no G_BINDING_* constants.
+void vt_object_bind_both_ways(gpointer source, const char *source_property, gpointer target,
+                              const char *target_property);
+
 // SoupSession's max-conns properties are construct-only, so only g_object_new can set them.
 SoupSession *vt_soup_session_new(const char *user_agent, guint timeout_seconds, guint idle_timeout_seconds,
                                  guint max_conns, guint max_conns_per_host);

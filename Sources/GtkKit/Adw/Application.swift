@@ -5,9 +5,11 @@ package import CShim
 public final class Application: Object {
     /// Registers the app's compiled-in resources first: at start-up libadwaita loads the
     /// application's `style.css` from its resource path (derived from `id`).
+    /// Default flags as a raw value: GLib 2.86+ imports its flag enums as option sets, with no
+    /// global constants, and the raw initialiser compiles on both sides of that change.
     public init(id: String) {
         vt_resources_register_resource()
-        super.init(taking: adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS))
+        super.init(taking: adw_application_new(id, GApplicationFlags(rawValue: 0)))
     }
     package var gtkApplication: UnsafeMutablePointer<GtkApplication> { vt_gtk_application(raw) }
     @discardableResult

@@ -13,7 +13,7 @@ public final class ToggleButton: Button {
     }
     /// Keeps `isActive` and a boolean property of `target` the same, both ways.
     public func bindActive(to target: Object, property: String) {
-        g_object_bind_property(raw, "active", target.raw, property, GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+        vt_object_bind_both_ways(raw, "active", target.raw, property)
     }
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(vt_toggle_button(raw)).isTrue }
