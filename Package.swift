@@ -44,8 +44,11 @@ let package = Package(
                           dependencies: ["GtkKit", "Platform", "TouristModel", "Translation", "ImageSniffing"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                                         .when(platforms: [.linux]))]),
+        // Fixtures/ holds data files and the program that wrote them (not a test source); the
+        // tests find it from their own #filePath.
         .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing",
-                                                          .product(name: "GRDB", package: "GRDB.swift")]),
+                                                          .product(name: "GRDB", package: "GRDB.swift")],
+                    exclude: ["Fixtures"]),
         // Swift 5 mode: XCTest on Linux calls tests on the main thread but not as main-actor
         // methods, so these tests enter the main actor by hand, which Swift 6's checks reject.
         // Platform's tests live here too: they share the loopback service's set-up.
