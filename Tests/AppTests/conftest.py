@@ -183,6 +183,8 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
         app.kill()
     if failed and apps:
         print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
-    # The next test's window must not be confused with this one's.
+    # The next test's window must not be confused with this one's: a fresh page shows only
+    # what the daemon still has (see Browser.reload).
+    browser.reload()
     wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
              message="the app's surfaces to leave the page")

@@ -67,6 +67,9 @@ TOGGLE = "toggle button"
 BUTTON_ROLES = (BUTTON, TOGGLE)
 DIALOG_ROLES = ("dialog", "alert")  # AdwMessageDialog, AdwAlertDialog
 PAGE_ROLES = ("grouping", "panel")  # containers that can carry a page's name (only grouping does)
+# A password entry (AdwPasswordEntryRow): GTK 4.24 exposes it as "password text", earlier GTKs as
+# "text".
+PASSWORD_ROLES = ("password text", "text")
 MAX_EXTENT = 20000                  # larger extents are uninitialised memory (unrealized widget)
 SCREEN = (1280, 800)
 TILE_SIZE = 256
@@ -144,6 +147,7 @@ class XServer:
             raise HarnessError(f"Xvfb did not start; see {workdir / 'xvfb.log'}")
         self.display = f":{int(number)}"
         self.bound: set[str] = set()   # keysym names type_text gave a spare keycode
+        self.first_level: dict[str, str] | None = None   # keysym -> keycode, see _by_keycode
         # A stale AT_SPI_BUS property would win over the session bus and split app and test.
         subprocess.run(["xprop", "-display", self.display, "-root", "-remove", "AT_SPI_BUS"], check=True)
 
@@ -158,7 +162,32 @@ class XServer:
         return result.stdout
 
     def xdotool(self, *args: str) -> str:
+        if args and args[0] in ("key", "keydown", "keyup"):
+            args = (args[0], *self._by_keycode(args[1:]))
         return self.run("xdotool", *args)
+
+    # xdotool options of key/keydown/keyup that take a value.
+    _KEY_OPTIONS = {"--window", "--delay", "--repeat", "--repeat-delay"}
+
+    def _by_keycode(self, args: tuple[str, ...]) -> list[str]:
+        """Each key of a combo given by the keycode whose unshifted keysym it is. Where a keysym
+        sits on several levels of one key (xkeyboard-config 2.45+ gives F2 seven, the last being
+        XF86Switch_VT_2), xdotool may choose one that needs a modifier and send F2 as Alt+F2;
+        a keycode is pressed with exactly the modifiers the combo names."""
+        if self.first_level is None:
+            self.first_level = {}
+            for code, first in re.findall(r"^keycode\s+(\d+) = (\S+)", self.run("xmodmap", "-pke"), re.M):
+                # Below 10 a number is also a digit's keysym name: xdotool would read it so.
+                if int(code) >= 10:
+                    self.first_level.setdefault(first, code)
+        out, value_next = [], False
+        for arg in args:
+            if value_next or arg.startswith("--"):
+                value_next = not value_next and arg in self._KEY_OPTIONS
+                out.append(arg)
+            else:
+                out.append("+".join(self.first_level.get(part, part) for part in arg.split("+")))
+        return out
 
     def type_text(self, text: str, delay_ms: int = 20) -> None:
         """Types `text` on the keyboard. `xdotool type` gives a character the keymap lacks a
@@ -322,6 +351,13 @@ class AppDirs:
 
 
 # ---------------------------------------------------------------- Web Mercator
+
+def pixels(image) -> list:
+    """An image's pixel values in order. Pillow 12.1 added get_flattened_data and deprecated
+    getdata (gone in 14); Debian 13's Pillow 11 has only getdata."""
+    flatten = getattr(image, "get_flattened_data", None)
+    return list(flatten() if flatten is not None else image.getdata())
+
 
 def world_pixel(latitude: float, longitude: float, zoom: float) -> tuple[float, float]:
     """Position in the zoom level's world bitmap (256-px tiles), as libshumate computes it."""

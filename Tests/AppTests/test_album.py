@@ -31,7 +31,7 @@ from PIL import Image
 from gi.repository import Atspi
 
 from harness import (BUTTON, PAGE_ROLES, LoopbackService, ancestor, has_state, is_showing,
-                     name_of, safe, walk, wait_for)
+                     name_of, pixels, safe, walk, wait_for)
 
 PER_ALBUM = 21   # the photosPerAlbum default
 CELL_RE = re.compile(r"^(?:Loading photo (?P<loading>\d+) of (?P<loading_total>\d+)"
@@ -763,7 +763,7 @@ def test_filled_album_screenshot(launch, dirs, paris, loopback, tmp_path):
 
     def colourful():
         shot = Image.open(app.screenshot(shot_path)).convert("RGB")
-        counts = Counter(shot.crop(box).getdata())
+        counts = Counter(pixels(shot.crop(box)))
         total = sum(counts.values())
         top = counts.most_common(1)[0][1] / total
         # Photos are gradients with a sun, a mountain and text: thousands of colours. A blank or
@@ -772,7 +772,7 @@ def test_filled_album_screenshot(launch, dirs, paris, loopback, tmp_path):
     try:
         wait_for(colourful, 10, 0.5, "a colourful grid")
     except AssertionError:
-        counts = Counter(Image.open(shot_path).convert("RGB").crop(box).getdata())
+        counts = Counter(pixels(Image.open(shot_path).convert("RGB").crop(box)))
         raise AssertionError(f"grid area {box} looks blank: {len(counts)} colours, most common "
                              f"{counts.most_common(3)}; screenshot {shot_path}")
 
@@ -785,7 +785,7 @@ def test_filled_album_screenshot(launch, dirs, paris, loopback, tmp_path):
     def pin_pixels():
         shot = Image.open(app.screenshot(shot_path)).convert("RGB")
         # The pin stands on its tip: above the middle, within its 32 px.
-        near = shot.crop((middle[0] - 20, middle[1] - 36, middle[0] + 20, middle[1] + 4)).getdata()
+        near = pixels(shot.crop((middle[0] - 20, middle[1] - 36, middle[0] + 20, middle[1] + 4)))
         red = sum(1 for r, g, b in near if r > 180 and g < 80 and b < 80)
         return red if red >= 40 else None
     wait_for(pin_pixels, 10, 0.5, f"the pin drawn on the album's place map around {middle}")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from harness import REPO, wait_for
+from harness import REPO, pixels, wait_for
 from test_album import press_key
 from test_map import near, tile_palette
 
@@ -54,7 +54,7 @@ def map_colours(app, shot: Path) -> Counter:
     rect = app.map_rect()
     # The left half, away from the zoom buttons and the licence.
     box = (int(rect.x) + 2, int(rect.y) + 2, int(rect.x + rect.width / 2), int(rect.y + rect.height) - 40)
-    return Counter(Image.open(app.screenshot(shot)).convert("RGB").crop(box).getdata())
+    return Counter(pixels(Image.open(app.screenshot(shot)).convert("RGB").crop(box)))
 
 
 def wait_for_palette(app, palette, shot: Path, what: str) -> Counter:
@@ -95,7 +95,7 @@ def test_the_map_turns_dark_with_the_desktop_live_and_from_the_cache(launch, dir
     def pin_pixels():
         shot = Image.open(app.screenshot(tmp_path / "pin.png")).convert("RGB")
         around = shot.crop((int(middle[0]) - 20, int(middle[1]) - 36, int(middle[0]) + 20, int(middle[1]) + 4))
-        red = sum(1 for r, g, b in around.getdata() if r > 180 and g < 80 and b < 80)
+        red = sum(1 for r, g, b in pixels(around) if r > 180 and g < 80 and b < 80)
         return red if red >= 40 else None
     wait_for(pin_pixels, 10, 0.25, "the red pin on the dark map")
 

@@ -16,7 +16,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from harness import wait_for
+from harness import PASSWORD_ROLES, wait_for
 from keyring_session import BareBus
 from test_album import drop_pin, pointer_click
 
@@ -32,7 +32,7 @@ def flickr_keys(loopback) -> list[str]:
 
 def open_preferences(app):
     app.key("ctrl+comma")
-    return app.wait_find(role="text", name="Flickr API Key", timeout=10)
+    return app.wait_find(role=PASSWORD_ROLES, name="Flickr API Key", timeout=10)
 
 
 def status(app, prefix: str):

@@ -14,7 +14,7 @@ from gi.repository import Atspi
 
 from test_album import drop_pin
 from harness import (BUTTON, BUTTON_ROLES, DIALOG_ROLES, MAP_NAME, TOGGLE, App, extents, has_state,
-                     is_showing, name_of, role_name, wait_for, world_location, world_pixel)
+                     is_showing, name_of, pixels, role_name, wait_for, world_location, world_pixel)
 
 # Where the long-press tests press, relative to the map's centre: off-centre on both axes so
 # a wrong zoom, a swapped axis or a centre shift would all move the pin.
@@ -100,7 +100,7 @@ def test_pin_and_viewport_survive_restart(launch, dirs, paris):
 def tile_palette(loopback) -> list[tuple[int, int, int]]:
     """The loopback tiles' two main colours (sea and land), read from a tile it serves."""
     tile = Image.open(io.BytesIO(loopback.get("/tiles/10/518/352.png"))).convert("RGB")
-    return [colour for colour, _ in Counter(tile.getdata()).most_common(2)]
+    return [colour for colour, _ in Counter(pixels(tile)).most_common(2)]
 
 
 def near(a, b, tolerance: int = 6) -> bool:
@@ -114,7 +114,7 @@ def wait_for_tiles_drawn(app: App, palette, tmp_path) -> tuple[Counter, int, int
 
     def map_pixels():
         shot = Image.open(app.screenshot(tmp_path / "map.png")).convert("RGB").crop(box)
-        counts = Counter(shot.getdata())
+        counts = Counter(pixels(shot))
         total = sum(counts.values())
         tiled = sum(n for colour, n in counts.items() if any(near(colour, p) for p in palette))
         # Both sea and land visible, tile colours cover most of the map, and not uniform.
@@ -126,7 +126,7 @@ def wait_for_tiles_drawn(app: App, palette, tmp_path) -> tuple[Counter, int, int
         return wait_for(map_pixels, 15, 0.5, "tiles drawn on the map")
     except AssertionError:
         shot = Image.open(tmp_path / "map.png").convert("RGB").crop(box)
-        top = Counter(shot.getdata()).most_common(5)
+        top = Counter(pixels(shot)).most_common(5)
         raise AssertionError(f"map area never showed the tile colours {palette}; most common: {top}")
 
 

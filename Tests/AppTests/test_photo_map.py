@@ -18,7 +18,7 @@ import re
 from gi.repository import Atspi
 from PIL import Image
 
-from harness import BUTTON, has_state, is_showing, name_of, role_name, wait_for
+from harness import BUTTON, has_state, is_showing, name_of, pixels, role_name, wait_for
 from test_album import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
 from test_place_search import resize
 from test_viewer import Viewer, open_viewer
@@ -96,8 +96,8 @@ def test_a_photo_mark_is_a_plain_disc_until_its_photo_arrives(launch, dirs, pari
     def empty_share(centre) -> float:
         """How much of the middle of the mark at `centre` is the plain disc's colour."""
         x, y = int(centre[0]), int(centre[1])
-        pixels = list(Image.open(shot).convert("RGB").crop((x - 5, y - 5, x + 5, y + 5)).getdata())
-        return sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, EMPTY_DISC)) <= 12) / len(pixels)
+        seen = pixels(Image.open(shot).convert("RGB").crop((x - 5, y - 5, x + 5, y + 5)))
+        return sum(1 for p in seen if max(abs(a - b) for a, b in zip(p, EMPTY_DISC)) <= 12) / len(seen)
 
     def discs(plain: bool):
         app.screenshot(shot)

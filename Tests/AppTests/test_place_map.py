@@ -13,7 +13,7 @@ from collections import Counter
 
 from PIL import Image
 
-from harness import App, AppDirs, world_pixel, wait_for
+from harness import App, AppDirs, pixels, wait_for, world_pixel
 from test_album import album_title, drop_pin, open_album
 
 SESSIONS = 20
@@ -29,7 +29,7 @@ def tile_palette(loopback, lat: float, lon: float) -> list[tuple[int, int, int]]
     """The two main colours of the tile under the pin at the place map's zoom."""
     x, y = (int(v // 256) for v in world_pixel(lat, lon, PLACE_ZOOM))
     tile = Image.open(io.BytesIO(loopback.get(f"/tiles/{PLACE_ZOOM}/{x}/{y}.png"))).convert("RGB")
-    return [colour for colour, _ in Counter(tile.getdata()).most_common(2)]
+    return [colour for colour, _ in Counter(pixels(tile)).most_common(2)]
 
 
 def place_map_painted(app: App, lat: float, lon: float, palette, shot) -> None:
@@ -39,14 +39,14 @@ def place_map_painted(app: App, lat: float, lon: float, palette, shot) -> None:
     box = (int(area.x) + 2, int(area.y) + 2, int(area.x + area.width / 4), int(area.y + area.height) - 2)
 
     def painted():
-        pixels = Counter(Image.open(app.screenshot(shot)).convert("RGB").crop(box).getdata())
-        total = sum(pixels.values())
-        tiled = sum(n for colour, n in pixels.items() if any(near(colour, p) for p in palette))
+        seen = Counter(pixels(Image.open(app.screenshot(shot)).convert("RGB").crop(box)))
+        total = sum(seen.values())
+        tiled = sum(n for colour, n in seen.items() if any(near(colour, p) for p in palette))
         return tiled if tiled >= 0.5 * total else None
     try:
         wait_for(painted, 15, 0.25, "the place map painted with its tiles")
     except AssertionError:
-        top = Counter(Image.open(shot).convert("RGB").crop(box).getdata()).most_common(3)
+        top = Counter(pixels(Image.open(shot).convert("RGB").crop(box))).most_common(3)
         raise AssertionError(f"the place map at {box} shows {top}, not the tile colours {palette}") from None
 
 

@@ -7,6 +7,13 @@ from harness import name_of, role_name, safe, walk
 from test_album import press_key
 
 
+def is_key_cap(node) -> bool:
+    """A label with text and no label inside: libadwaita 1.10's shortcut label is a label of its
+    own, named after all its keys ("Left Right Up Down"), around one label per key cap."""
+    return (role_name(node) == "label" and bool(name_of(node))
+            and not any(role_name(inner) == "label" for inner in walk(node) if inner is not node))
+
+
 def keys_of_line(app, title: str) -> list[str]:
     """The key caps the help shows beside the line `title`: the labels of the smallest part of the
     help around the title that holds more than it (GTK's and libadwaita's rows alike)."""
@@ -14,7 +21,7 @@ def keys_of_line(app, title: str) -> list[str]:
     for _ in range(6):
         node = safe(node.get_parent, None)
         assert node is not None, f"no keys around {title!r}"
-        labels = [name_of(n) for n in walk(node) if role_name(n) == "label" and name_of(n)]
+        labels = [name_of(n) for n in walk(node) if is_key_cap(n)]
         keys = [name for name in labels if title not in name and name not in ("/", "+")]
         if keys:
             return keys

@@ -183,6 +183,7 @@ class Browser:
             if not self._found.wait(30) or self._endpoint is None:
                 raise HarnessError(f"Chromium printed no DevTools address; see {workdir / 'chromium.log'}")
             self._connect()
+            self.url, self.viewport = url, viewport
             self.open(url, viewport)
         except BaseException:
             self.stop()
@@ -251,9 +252,26 @@ class Browser:
         self.evaluate("const style = document.createElement('style');"
                       "style.textContent = 'body > div * { pointer-events: none !important; }';"
                       "document.head.appendChild(style); true")
+        # Broadway's client logs, and goes on, when the daemon removes a node it does not know:
+        # from then on its page is out of step with the daemon (see reload).
+        self.evaluate("window.vtOutOfStep = false; const vtLog = console.log;"
+                      "console.log = (...args) => { if (String(args[0]).startsWith('Wanted to delete node'))"
+                      " window.vtOutOfStep = true; vtLog.apply(console, args); }; true")
         size = self.evaluate("[innerWidth, innerHeight]")
         if tuple(size) != tuple(viewport):
             raise HarnessError(f"browser viewport is {size}, wanted {viewport}")
+
+    def reload(self) -> None:
+        """The Broadway page loaded afresh: a new client, to which the daemon sends every surface
+        and node it has now. With GTK 4.24 the daemon's updates fall out of step with what its
+        client holds ("Wanted to delete node … but it is unknown"; the client's script is the
+        same as 4.18's): the page then keeps images GTK removed, a dead app's or a removed
+        photo's, beside the new ones."""
+        self.open(self.url, self.viewport)
+
+    @property
+    def out_of_step(self) -> bool:
+        return bool(self.evaluate("window.vtOutOfStep === true"))
 
     def move_mouse(self, x: float, y: float) -> None:
         """A mouse (not a finger) moving to (x, y) on the page."""
@@ -317,6 +335,10 @@ class TouchScreen:
         for name, point in fingers.items():
             self._down[self._finger(name)] = (float(point[0]), float(point[1]))
         self._send("touchMove")
+
+    @property
+    def fingers_down(self) -> bool:
+        return bool(self._down)
 
     def up(self) -> None:
         """Lifts every finger."""
@@ -560,6 +582,10 @@ class BroadwayApp(AppProcess):
         return self
 
     def scene(self) -> Scene:
+        """What the page shows: what GTK drew, read afresh when the page fell out of step with
+        the daemon (Browser.reload), unless a finger is down (a new page would lose it)."""
+        if not self.touch.fingers_down and self.browser.out_of_step:
+            self.browser.reload()
         return Scene.read(self.browser)
 
     def wait_for_map(self, timeout: float = 30.0) -> Scene:

@@ -43,8 +43,12 @@ def template(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("pot") / "virtual-tourist.pot"
     result = run(str(REPO / "meson-helpers/update-po"), "--pot", str(path))
     assert result.returncode == 0, result.stdout + result.stderr
-    # xgettext reads Swift as Objective-C: it must not have stumbled on anything.
-    assert "warning" not in result.stderr.lower(), result.stderr
+    # xgettext reads Swift as Objective-C: it must not have stumbled on anything. gettext 1.0
+    # also advises on messages with a URL (the About dialog's credited links, whose markup the
+    # translators keep): advice on the text, not a stumble over the source.
+    stumbles = [line for line in result.stderr.splitlines()
+                if "warning" in line.lower() and "embedded URL" not in line]
+    assert not stumbles, result.stderr
     return path
 
 
