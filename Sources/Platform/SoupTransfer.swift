@@ -41,6 +41,8 @@ final class SoupTransfer: @unchecked Sendable {
     private var received = 0
     private var expectedLength: Int?
     private var redirects = 0
+    /// Between `soup_session_send_async` and its callback: the response's headers are awaited.
+    private var awaitingHeaders = false
     /// Opening a connection ahead (`preconnect`), not a transfer.
     private var preconnecting = false
     private var continuation: CheckedContinuation<Data, Error>?
@@ -95,11 +97,12 @@ final class SoupTransfer: @unchecked Sendable {
     }
 
     /// Cancels from any thread (a Swift task's cancellation handler runs on the cancelling one).
-    /// GCancellable runs its handlers in the thread that cancels, and they touch the transfer's
-    /// I/O, which belongs to its context: cancelled there.
+    /// The transfer's I/O belongs to its context (GCancellable runs its handlers in the thread
+    /// that cancels): ended there, as `stop` ends it.
     func cancel() {
-        let cancellable = cancellable
-        LoopThread.invoke(on: context) { cancellable.cancel() }
+        LoopThread.invoke(on: context) { [self] in
+            if continuation != nil { finish(.failure(HTTPError.cancelled)) } else { abandon() }
+        }
     }
 
     /// Opens a connection to the URL's host for the requests to come, without sending one;
@@ -121,9 +124,11 @@ final class SoupTransfer: @unchecked Sendable {
         message = soup_message_new("GET", url.absoluteString)
         guard let message else { return finish(.failure(HTTPError.network(tr("Invalid address")))) }
         soup_message_add_flags(message, SOUP_MESSAGE_NO_REDIRECT)
+        vt_soup_track_connection(session, message)
         if rules.policy != nil { watchConnections(of: message) }
         if onSent != nil { watchSending(of: message) }
         // Each callback owns one retain of the transfer, taken here and released there.
+        awaitingHeaders = true
         soup_session_send_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
             Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue().sent(result)
         }, Unmanaged.passRetained(self).toOpaque())
@@ -132,6 +137,7 @@ final class SoupTransfer: @unchecked Sendable {
     private func sent(_ result: OpaquePointer?) {
         var error: UnsafeMutablePointer<GError>?
         let stream = soup_session_send_finish(session, result, &error)
+        awaitingHeaders = false
         guard continuation != nil else {
             if let stream { g_object_unref(stream) }
             if let error { g_error_free(error) }
@@ -325,11 +331,21 @@ final class SoupTransfer: @unchecked Sendable {
         }
         if case .failure = result {
             // Stop the transfer so a refused body doesn't keep downloading, and leave no file.
-            cancellable.cancel()
+            abandon()
             if createdFile, case .file(let file) = sink { unlink(file.path) }
             body = Data()
         }
         continuation.resume(with: result)
+    }
+
+    /// Stops libsoup's work for this transfer. While the response's headers are awaited the
+    /// connection is hung up instead of the send cancelled: libsoup 3.6 releases its queue item
+    /// once too often when a send is cancelled in that state (heap corruption, crashes; see
+    /// docs/upstream/libsoup-cancel-while-awaiting-headers.md). The send then ends with an I/O
+    /// error, which finds nothing left to report to, and the server sees the client hang up.
+    private func abandon() {
+        if awaitingHeaders, let message, vt_soup_hang_up(session, message).isTrue { return }
+        cancellable.cancel()
     }
 
     private static func systemError() -> String { String(cString: strerror(errno)) }

@@ -150,9 +150,31 @@ final class ThreadedTransferTests: XCTestCase {
                 return try await task.value
             }
         }) { XCTAssertEqual($0 as? HTTPError, .cancelled) }
-        // The service saw the client hang up.
+        // The service saw the client hang up, and the request was not sent again.
         let deadline = Date().addingTimeInterval(10)
         while try service.stats().requests.first?.hung_up != true, Date() < deadline { usleep(10_000) }
         XCTAssertEqual(try service.stats().requests.first?.hung_up, true)
+        XCTAssertEqual(try imageRequests().count, 1, "the cancelled request was sent again")
+    }
+
+    /// A request awaiting its headers on a connection kept from an earlier one is hung up too
+    /// (libsoup's send is not cancelled in that state: see SoupTransfer.abandon), by the deadline
+    /// as by a cancellation, and is not sent again on another connection.
+    func testARequestAwaitingHeadersOnAKeptConnectionIsHungUp() throws {
+        let (first, second) = (service.url("/images/k1_100x100.jpg"), service.url("/images/k2_100x100.jpg"))
+        XCTAssertThrowsError(try MainActor.assumeIsolated {
+            let client = client(perHost: 1)
+            return try onMainLoop(timeout: 30) { () async throws -> Data in
+                _ = try await client.get(first, maxBytes: 1_000_000)
+                try self.service.control("hold?target=image&count=1")
+                return try await client.get(second, rules: TransferRules(maxBytes: 1_000_000, deadline: 1))
+            }
+        }) { XCTAssertEqual($0 as? HTTPError, .timedOut) }
+        let deadline = Date().addingTimeInterval(10)
+        while try imageRequests().last?.hung_up != true, Date() < deadline { usleep(10_000) }
+        let requests = try imageRequests()
+        XCTAssertEqual(requests.map(\.path), ["/images/k1_100x100.jpg", "/images/k2_100x100.jpg"])
+        XCTAssertEqual(requests.last?.hung_up, true, "the service saw no hang-up")
+        XCTAssertEqual(requests.first?.port, requests.last?.port, "the second request came on a new connection")
     }
 }

@@ -12,3 +12,4 @@
 #include "vt_resources.h"     // the app's resources (its CSS), compiled in
 #include "vt_shortcuts_help.h" // the Keyboard Shortcuts help: AdwShortcutsDialog from libadwaita 1.8
 #include "vt_keyring.h"       // the Flickr key's keyring schema (libsecret)
+#include "vt_soup_hang_up.h"  // a request awaiting its headers ended by hanging up (a libsoup bug)
