@@ -126,6 +126,18 @@ def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path, secret_servi
         app.kill()
     if failed and apps:
         print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
+    fail_on_crash(apps)
+
+
+def fail_on_crash(apps) -> None:
+    """An app that crashed fails its test, whatever the test asserted, with its backtrace."""
+    reports = {}
+    for app in apps:
+        report = app.crash_report()
+        if report:
+            reports.setdefault(app.log_path, report)   # the apps of a test share one log
+    if reports:
+        pytest.fail("the app crashed: " + "\n\n".join(reports.values()), pytrace=False)
 
 
 @pytest.fixture
@@ -188,3 +200,4 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
     browser.reload()
     wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
              message="the app's surfaces to leave the page")
+    fail_on_crash(apps)

@@ -81,6 +81,10 @@ class HarnessError(AssertionError):
     """A precondition of the test environment failed (not the app's behaviour)."""
 
 
+# The app under test was built with AddressSanitizer (`dev` says so): more memory, slower.
+SANITIZED = os.environ.get("VT_APP_SANITIZED") == "1"
+
+
 def app_binary() -> Path:
     path = Path(os.environ.get("VT_APP") or ".build/debug/virtual-tourist")
     return path if path.is_absolute() else REPO / path
@@ -166,8 +170,10 @@ class XServer:
             args = (args[0], *self._by_keycode(args[1:]))
         return self.run("xdotool", *args)
 
-    # xdotool options of key/keydown/keyup that take a value.
+    # xdotool options of key/keydown/keyup that take a value, and the commands that can follow.
     _KEY_OPTIONS = {"--window", "--delay", "--repeat", "--repeat-delay"}
+    _COMMANDS = {"key", "keydown", "keyup", "type", "click", "mousedown", "mouseup", "mousemove",
+                 "mousemove_relative", "sleep", "windowfocus", "windowactivate", "search"}
 
     def _by_keycode(self, args: tuple[str, ...]) -> list[str]:
         """Each key of a combo given by the keycode whose unshifted keysym it is. Where a keysym
@@ -181,7 +187,9 @@ class XServer:
                 if int(code) >= 10:
                     self.first_level.setdefault(first, code)
         out, value_next = [], False
-        for arg in args:
+        for index, arg in enumerate(args):
+            if not value_next and arg in self._COMMANDS:
+                return out + list(args[index:])   # a chained command: its arguments are not keys
             if value_next or arg.startswith("--"):
                 value_next = not value_next and arg in self._KEY_OPTIONS
                 out.append(arg)
@@ -532,6 +540,13 @@ APP_ID = "io.github.virtualtourist.VirtualTourist"
 APP_PATH = "/" + APP_ID.replace(".", "/")
 
 
+# What a crash leaves in the app's log: the Swift runtime's backtrace (it also catches C's
+# SIGSEGV and SIGABRT), AddressSanitizer's and UndefinedBehaviorSanitizer's reports, glibc's
+# heap checks.
+CRASH_MARKS = ("Program crashed:", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+               "malloc(): ", "free(): ", "malloc_consolidate(): ", "double free or corruption")
+
+
 class AppProcess:
     """One process of the app binary: its environment, its log, its trace (VT_TRACE's JSON
     lines, when set), its exported actions and its end. `App` (X11, AT-SPI) and touch.py's
@@ -543,6 +558,8 @@ class AppProcess:
         self.extra_env = extra_env or {}
         self.proc: subprocess.Popen | None = None
         self._log = None
+        # The signal the test itself ended the app with, if any: not a crash.
+        self.sent_signal: int | None = None
 
     def environment(self) -> dict[str, str]:
         """The display's part of the environment; the test's own `extra_env` goes over it."""
@@ -565,16 +582,31 @@ class AppProcess:
     def terminate(self, timeout: float = 15.0) -> int:
         """SIGTERM (the app quits the normal way, saving state) and wait for the exit."""
         assert self.proc is not None, "app was not started"
+        self.sent_signal = signal.SIGTERM
         code = terminate(self.proc, timeout)
         self._log.close()
         return code
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
+            self.sent_signal = signal.SIGKILL
             self.proc.kill()
             self.proc.wait()
         if self._log is not None and not self._log.closed:
             self._log.close()
+
+    def crash_report(self) -> str | None:
+        """Why this run of the app counts as a crash, with the end of its log (the backtrace),
+        or None: a signal the test did not send, or a crash's or a sanitizer's words in the log."""
+        code = self.proc.poll() if self.proc is not None else None
+        reasons = []
+        if code is not None and code < 0 and -code != self.sent_signal:
+            reasons.append(f"the app died of signal {signal.Signals(-code).name}")
+        text = self.log_text()
+        reasons += [f"its log says {mark!r}" for mark in CRASH_MARKS if mark in text]
+        if not reasons:
+            return None
+        return f"{'; '.join(reasons)} ({self.log_path}):\n{self.log_tail(120)}"
 
     def log_text(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

@@ -691,6 +691,29 @@ def test_failed_photos_retry_when_clicked(launch, dirs, paris, loopback):
     assert_rows_match_files(dirs, rows(dirs, pin_id))
 
 
+def test_retrying_photos_whose_connections_were_dropped(launch, dirs, paris, loopback):
+    """A server that drops every third image connection before answering (no status line): the
+    album settles with those photos failed, and retrying each by a click brings it (a crash of the
+    app here, once in 14 runs, is what the harness's crash check and the soak look for)."""
+    loopback.control("fault", mode="close", target="image", every=3)
+    app = launch()
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    cells = album.wait_downloads_ended(timeout=30)
+    failed = [c for c in cells if c.kind == "failed"]
+    assert failed, f"no photo failed though every third connection was dropped: {[c.name for c in cells]}"
+    loopback.control("clear")
+    for target in failed:
+        cell = next(c for c in album.cells() if c.index == target.index)
+        click_cell(app, cell.node, lambda: any(c.index == target.index and c.kind != "failed" for c in album.cells()),
+                   f"failed photo {target.index} to retry")
+        album.wait_cells(lambda cs: any(c.index == target.index and c.kind == "photo" for c in cs),
+                         10, f"photo {target.index} to arrive")
+    assert all(c.kind == "photo" for c in album.cells()), [c.name for c in album.cells()]
+    assert_rows_match_files(dirs, rows(dirs, pin_id))
+    app.assert_alive()
+
+
 # ---------------------------------------------------------------- 8. crash safety
 
 def test_kill_mid_download_leaves_consistent_store(launch, dirs, paris, loopback):

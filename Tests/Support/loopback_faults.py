@@ -9,7 +9,8 @@ last, empty chunk); not_image (an HTML page); oversized_image (30 MB with Conten
 starts like a PNG, with no Content-Length); stall; redirect_file, redirect_ok; reset; trickle (the
 whole Content-Length announced, then a byte a second); huge_png (a complete 20000 × 20000 PNG of
 about 50 KB); redirect_lan (302 to a private address nothing answers on); no_places (a geocoder
-answer with no place).
+answer with no place); close (the connection closed before any answer, cleanly). A fault with
+`every=N` meets only every Nth request of its target.
 
 Fault modes that change an answer rather than break it: `markup_error` makes a search fail with
 MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error.info`);
@@ -37,7 +38,7 @@ FAULT_MODES = (
     "truncated_json", "truncated_image", "not_image", "oversized_image", "stall",
     "redirect_file", "redirect_ok", "reset", "trickle", "huge_png", "redirect_lan",
     "truncated_tile", "huge_tile", "no_places", "truncated_chunked",
-    "markup_error", "long_titles", "mediawiki_errors", "repeated_ids", "odd_dates",
+    "markup_error", "long_titles", "mediawiki_errors", "repeated_ids", "odd_dates", "close",
 )
 FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
 TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
@@ -87,6 +88,10 @@ class FaultsMixin:
             self._send(Response(302, "text/plain", b"", {"Location": self._base() + self.path}))
         elif mode == "reset":
             self._reset()
+        elif mode == "close":
+            # A server that drops the connection before answering: no status line, a clean close.
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
         elif mode == "no_places":
             self._send(Response(200, "application/json", b"[]"))
         elif mode == "trickle":

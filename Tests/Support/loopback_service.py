@@ -260,11 +260,13 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             if name == "fault":
                 mode, target = q.get("mode", ""), q.get("target", "any")
                 count = int(q.get("count", -1))
-                if mode not in FAULT_MODES or target not in FAULT_TARGETS or count == 0 or count < -1:
-                    return json_response({"ok": False, "error": "bad mode/target/count",
+                every = int(q.get("every", 1))   # only every Nth request of the target meets it
+                if (mode not in FAULT_MODES or target not in FAULT_TARGETS or count == 0 or count < -1
+                        or every < 1):
+                    return json_response({"ok": False, "error": "bad mode/target/count/every",
                                           "modes": FAULT_MODES, "targets": FAULT_TARGETS}, 400)
                 with st.lock:
-                    st.faults.append({"mode": mode, "target": target, "count": count})
+                    st.faults.append({"mode": mode, "target": target, "count": count, "every": every, "seen": 0})
             elif name == "clear":
                 with st.lock:
                     st.faults.clear()

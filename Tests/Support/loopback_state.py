@@ -56,6 +56,9 @@ class State:
         with self.lock:
             for fault in self.faults:
                 if fault["target"] in (target, "any"):
+                    fault["seen"] = fault.get("seen", 0) + 1
+                    if fault["seen"] % fault.get("every", 1) != 0:
+                        continue
                     if fault["count"] > 0:
                         fault["count"] -= 1
                         if fault["count"] == 0:
