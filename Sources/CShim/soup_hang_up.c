@@ -99,24 +99,24 @@ void vt_soup_track_connection(SoupSession *session, SoupMessage *message) {
                           registry_ref(registry_of(session)), release_registry, 0);
 }
 
-gboolean vt_soup_hang_up(SoupSession *session, SoupMessage *message) {
-    // HTTP/2 multiplexes: shutting its socket down would end every other request on it.
-    if (soup_message_get_http_version(message) != SOUP_HTTP_1_1 &&
-        soup_message_get_http_version(message) != SOUP_HTTP_1_0)
-        return FALSE;
+VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message) {
     guint64 id = soup_message_get_connection_id(message);
     if (id == 0)
-        return FALSE;
+        return VT_HANG_UP_NOT_CONNECTED;
+    // HTTP/2 multiplexes: shutting its socket down would end every other request on it.
+    SoupHTTPVersion version = soup_message_get_http_version(message);
+    if (version != SOUP_HTTP_1_1 && version != SOUP_HTTP_1_0)
+        return VT_HANG_UP_IMPOSSIBLE;
     Registry *registry = registry_of(session);
     g_mutex_lock(&registry->lock);
     GWeakRef *weak = g_hash_table_lookup(registry->connections, &id);
     GSocketConnection *connection = weak != NULL ? g_weak_ref_get(weak) : NULL;
     g_mutex_unlock(&registry->lock);
     if (connection == NULL)
-        return FALSE;
+        return VT_HANG_UP_IMPOSSIBLE;
     soup_message_add_flags(message, SOUP_MESSAGE_NEW_CONNECTION);
     g_object_set_data(G_OBJECT(message), HUNG_UP_KEY, GINT_TO_POINTER(TRUE));
-    gboolean done = g_socket_shutdown(g_socket_connection_get_socket(connection), TRUE, TRUE, NULL);
+    g_socket_shutdown(g_socket_connection_get_socket(connection), TRUE, TRUE, NULL);
     g_object_unref(connection);
-    return done;
+    return VT_HANG_UP_DONE;
 }

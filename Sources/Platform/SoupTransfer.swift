@@ -68,7 +68,7 @@ final class SoupTransfer: @unchecked Sendable {
                               message: message.map { UnsafeMutableRawPointer($0) })
         if objects.stream != nil || objects.message != nil {
             LoopThread.invoke(on: context) {
-                if let stream = objects.stream { g_object_unref(stream) }
+                if let stream = objects.stream { Self.discard(stream.assumingMemoryBound(to: GInputStream.self)) }
                 if let message = objects.message { g_object_unref(message) }
             }
         }
@@ -111,6 +111,8 @@ final class SoupTransfer: @unchecked Sendable {
         preconnecting = true
         message = soup_message_new("GET", url.absoluteString)
         guard let message else { return }
+        // Its connection serves the requests to come: they may need to hang it up.
+        vt_soup_track_connection(session, message)
         if rules.policy != nil { watchConnections(of: message) }
         soup_session_preconnect_async(session, message, G_PRIORITY_DEFAULT, cancellable.pointer, { _, result, data in
             let transfer = Unmanaged<SoupTransfer>.fromOpaque(data!).takeRetainedValue()
@@ -139,7 +141,7 @@ final class SoupTransfer: @unchecked Sendable {
         let stream = soup_session_send_finish(session, result, &error)
         awaitingHeaders = false
         guard continuation != nil else {
-            if let stream { g_object_unref(stream) }
+            if let stream { Self.discard(stream) }
             if let error { g_error_free(error) }
             return
         }
@@ -147,7 +149,7 @@ final class SoupTransfer: @unchecked Sendable {
         let status = Int(soup_message_get_status(message).rawValue)
         let headers = soup_message_get_response_headers(message)
         if [301, 302, 303, 307, 308].contains(status) {
-            g_object_unref(stream)
+            Self.discard(stream)
             return redirect(to: string(soup_message_headers_get_one(headers, "Location")))
         }
         self.stream = stream
@@ -338,14 +340,23 @@ final class SoupTransfer: @unchecked Sendable {
         continuation.resume(with: result)
     }
 
-    /// Stops libsoup's work for this transfer. While the response's headers are awaited the
-    /// connection is hung up instead of the send cancelled: libsoup 3.6 releases its queue item
-    /// once too often when a send is cancelled in that state (heap corruption, crashes; see
-    /// docs/upstream/libsoup-cancel-while-awaiting-headers.md). The send then ends with an I/O
-    /// error, which finds nothing left to report to, and the server sees the client hang up.
+    /// Stops libsoup's work for this transfer. While the response's headers are awaited the send
+    /// is never cancelled: libsoup 3.6.5 (Debian 13's) releases its queue item once too often
+    /// when a send is cancelled as its headers arrive (heap corruption, crashes; see
+    /// docs/upstream/libsoup-cancel-while-awaiting-headers.md). Its HTTP/1 connection is hung
+    /// up instead: the send ends with an I/O error, which finds nothing left to report to, and
+    /// the server sees the client go. On HTTP/2, whose connection other requests share, the send
+    /// ends by itself (its answer, or the session's timeout) and `sent` closes what it brings.
     private func abandon() {
-        if awaitingHeaders, let message, vt_soup_hang_up(session, message).isTrue { return }
-        cancellable.cancel()
+        guard awaitingHeaders, let message else { return cancellable.cancel() }
+        if vt_soup_hang_up(session, message) == VT_HANG_UP_NOT_CONNECTED { cancellable.cancel() }
+    }
+
+    /// Closes a body no one will read, in the background: closing it as its last reference
+    /// goes would read the rest first, blocking this thread.
+    private static func discard(_ stream: UnsafeMutablePointer<GInputStream>) {
+        g_input_stream_close_async(stream, G_PRIORITY_LOW, nil, nil, nil)
+        g_object_unref(stream)
     }
 
     private static func systemError() -> String { String(cString: strerror(errno)) }

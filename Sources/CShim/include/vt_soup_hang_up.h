@@ -1,6 +1,7 @@
 // Ending a request whose response headers are awaited by hanging up its connection, not by
-// cancelling the send: libsoup 3.6 releases its queue item once too often when a send is
-// cancelled in that state (docs/upstream/libsoup-cancel-while-awaiting-headers.md).
+// cancelling the send: libsoup 3.6.5 releases its queue item once too often when a send is
+// cancelled as its headers arrive (fixed in 3.6.6 and 3.7.1; Debian 13 has 3.6.5; see
+// docs/upstream/libsoup-cancel-while-awaiting-headers.md).
 #pragma once
 #include "vt_platform.h"
 
@@ -9,11 +10,17 @@ G_BEGIN_DECLS
 // Remembers the connection `message` opens (if it opens one) under libsoup's connection id, for
 // every later message of `session` that uses it. Call before sending.
 void vt_soup_track_connection(SoupSession *session, SoupMessage *message);
+
+typedef enum {
+    VT_HANG_UP_DONE,           // the connection is shut down
+    VT_HANG_UP_NOT_CONNECTED,  // no connection yet: nothing can have been read, cancelling is safe
+    VT_HANG_UP_IMPOSSIBLE,     // HTTP/2 (other requests share it) or unknown: let the send end
+} VtHangUp;
+
 // Shuts down the socket of the HTTP/1 connection `message` is on: its pending read fails as if
 // the server had hung up, through libsoup's ordinary error path, and the server sees the
 // connection closed. A retry libsoup makes of it (a kept connection closing before the answer
-// begins) gets a new connection, shut down before the request is written. FALSE (nothing done) when the connection is unknown or multiplexes other
-// requests (HTTP/2): then the caller cancels as usual.
-gboolean vt_soup_hang_up(SoupSession *session, SoupMessage *message);
+// begins) gets a new connection, shut down before the request is written.
+VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message);
 
 G_END_DECLS
