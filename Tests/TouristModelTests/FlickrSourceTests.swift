@@ -160,7 +160,8 @@ final class FlickrSourceTests: XCTestCase {
 
     func testSearchMapsHTTPErrors() async {
         let cases: [(HTTPError, PhotoSourceError)] = [
-            (.status(429), .rateLimited("Flickr")), (.status(503), .serviceUnavailable("Flickr")),
+            (.status(429), .rateLimited("Flickr")), (.rateLimited(retryAfter: 30), .rateLimited("Flickr", retryAfter: 30)),
+            (.rateLimited(retryAfter: nil), .rateLimited("Flickr")), (.status(503), .serviceUnavailable("Flickr")),
             (.status(404), .http(404)), (.timedOut, .timedOut), (.network("reset"), .network("reset")),
         ]
         for (httpError, expected) in cases {
@@ -174,6 +175,29 @@ final class FlickrSourceTests: XCTestCase {
         }
         XCTAssertEqual(PhotoSourceError.rateLimited("Flickr").errorDescription,
                        "Flickr is receiving too many requests; try again in a few minutes")
+    }
+
+    /// The key's requests are counted where they are sent: past the budget nothing is sent, and
+    /// the search says how long until one is free.
+    func testASearchPastTheKeysBudgetSendsNothing() async throws {
+        let client = FakeHTTPClient { _ in Data(#"{"photos":{"page":1,"pages":1,"total":0,"photo":[]},"stat":"ok"}"#.utf8) }
+        let budget = RequestBudget(limit: 2, window: .seconds(3600))
+        let source = FlickrSource(apiKey: "k", budget: budget, client: client)
+        let paris = Coordinate(latitude: 48.85, longitude: 2.29)
+        for _ in 0..<2 { _ = try await source.search(near: paris, page: 1, perPage: 5) }
+        do {
+            _ = try await source.search(near: paris, page: 1, perPage: 5)
+            XCTFail("the third search of the hour must wait")
+        } catch PhotoSourceError.budgetSpent(let service, let retryAfter) {
+            XCTAssertEqual(service, "Flickr")
+            XCTAssertGreaterThan(retryAfter, 3590)
+            XCTAssertLessThanOrEqual(retryAfter, 3600)
+        }
+        XCTAssertEqual(client.requests.count, 2)
+        let other = FlickrSource(apiKey: "another", budget: budget, client: client)
+        _ = try await other.search(near: paris, page: 1, perPage: 5)
+        XCTAssertEqual(client.requests.count, 3)
+        XCTAssertEqual(source.apiHost, "api.flickr.com")
     }
 
     func testSearchDecodesWhatTheClientReturns() async throws {

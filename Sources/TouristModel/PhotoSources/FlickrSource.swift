@@ -21,16 +21,19 @@ public struct FlickrSource: PhotoSource {
     private let radiusKm: Double
     private let client: any HTTPClient
     private let cellPixels: Int
+    private let budget: RequestBudget
 
     /// `cellPixels`: the side of an album cell in device pixels; the album takes the smallest size
-    /// the answer lists whose shorter side covers it (`FlickrSizes`).
+    /// the answer lists whose shorter side covers it (`FlickrSizes`). `budget`: the key's
+    /// requests an hour.
     public init(apiKey: String, endpoint: URL = defaultEndpoint, radiusKm: Double = 5, cellPixels: Int = 120,
-                client: HTTPClient) {
+                budget: RequestBudget = .flickr, client: HTTPClient) {
         self.apiKey = apiKey
         self.endpoint = endpoint
         // Flickr wants 0 < radius < 32 km.
         self.radiusKm = radiusKm.isFinite ? min(max(radiusKm, 0.01), 31.99) : 5
         self.cellPixels = cellPixels
+        self.budget = budget
         self.client = client
     }
 
@@ -64,12 +67,19 @@ public struct FlickrSource: PhotoSource {
         AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
     }
 
+    public var apiHost: String? { endpoint.host?.lowercased() }
+
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
         try await search(near: near, page: page, perPage: perPage, sent: {})
     }
 
     public func search(near: Coordinate, page: Int, perPage: Int,
                        sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
+        if let wait = budget.take(apiKey) {
+            await sent()
+            let (seconds, fraction) = wait.components
+            throw PhotoSourceError.budgetSpent(displayName, retryAfter: Double(seconds) + Double(fraction) / 1e18)
+        }
         let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
                                           maxBytes: Self.maxResponseBytes, service: displayName, sent: sent)
         var result = try Self.decode(data, cellPixels: cellPixels)
