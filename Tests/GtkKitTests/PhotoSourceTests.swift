@@ -106,7 +106,7 @@ final class PhotoSourceTests: XCTestCase {
             ("flickr100", .invalidAPIKey),
             ("flickr105", .serviceUnavailable("Flickr")),
             ("http503", .serviceUnavailable("Flickr")),
-            ("http429", .rateLimited("Flickr")),
+            ("http429", .rateLimited("Flickr", retryAfter: 60)),
             ("http500", .http(500)),
         ]
         for (mode, expected) in cases {

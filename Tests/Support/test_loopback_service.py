@@ -16,6 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -310,6 +311,21 @@ def test_http_status_faults(base, mode, code):
     if code == 429:
         assert err.value.headers["Retry-After"] == "60"
     assert get_json(flickr_url(base))["stat"] == "ok"   # count=1 consumed
+
+
+def test_http429_says_when_to_come_back_as_asked(base):
+    """`retry_after`: seconds, none (no header), or an HTTP-date that many seconds ahead of the
+    answer's Date."""
+    for rule, check in [("5", lambda h: h["Retry-After"] == "5"), ("none", lambda h: "Retry-After" not in h),
+                        ("date:30", lambda h: 29 <= (parsedate_to_datetime(h["Retry-After"])
+                                                     - parsedate_to_datetime(h["Date"])).total_seconds() <= 30)]:
+        control(base, "fault", mode="http429", target="image", count=1, retry_after=rule)
+        with pytest.raises(urllib.error.HTTPError) as err:
+            get(f"{base}/images/a_100x100.jpg")
+        assert err.value.code == 429 and check(err.value.headers), (rule, dict(err.value.headers))
+    with pytest.raises(urllib.error.HTTPError) as err:
+        control(base, "fault", mode="http429", target="image", count=1, retry_after="soon")
+    assert err.value.code == 400
 
 
 def test_flickr_fail_faults(base):
