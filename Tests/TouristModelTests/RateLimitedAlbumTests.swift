@@ -82,6 +82,23 @@ final class RateLimitedAlbumTests: XCTestCase {
         try await refusePhotos(retryAfter: nil, atLeast: .milliseconds(200))
     }
 
+    /// A photo its host refuses again and again (an address refused for good, not a busy host)
+    /// fails at its fifth 429 in a row, with the service's words; the pauses stay the host's.
+    func testAPhotoRefusedFiveTimesInARowFails() async throws {
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(1))
+        let loader = try makeLoader()
+        loader.start()
+        for attempt in 1...AlbumLoader.refusalsToFail {
+            try await until("try \(attempt)") { self.client.waiting == 1 }
+            XCTAssertEqual(failed(loader), 0, "not failed after \(attempt - 1) refusals")
+            client.failAll(.rateLimited(retryAfter: nil))
+        }
+        try await until("the photo failed") { self.failed(loader) == 1 }
+        XCTAssertEqual(client.requests.count, AlbumLoader.refusalsToFail)
+        XCTAssertEqual(loader.state.cells.first?.photo.failure,
+                       "Wikimedia Commons is receiving too many requests; try again in a few minutes")
+    }
+
     /// The search answered 429: asked again after the pause, without a failure page.
     func testASearchRefusedWithTooManyRequestsIsAskedAgainAfterThePause() async throws {
         let loader = try makeLoader()

@@ -101,6 +101,8 @@ public final class AlbumLoader {
         var networkFailures: Set<Int64> = []
         /// Hosts that asked this album's requests to slow down: their pauses hold its photos.
         var pausedHosts: Set<String> = []
+        /// 429s in a row to each photo (`refusalsToFail`).
+        var refusals: [Int64: Int] = [:]
     }
 
     /// Who follows the loader (AlbumLoaderObservers.swift).

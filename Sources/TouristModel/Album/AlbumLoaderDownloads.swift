@@ -36,6 +36,7 @@ extension AlbumLoader {
         do {
             let incoming = try await fetch(photo, id: id, transfer: transfer)
             outcome = .downloaded(incoming)
+            transfers.refusals[id] = nil
             // Shown now, from its file in place; its row follows with the next batch.
             if !Task.isCancelled {
                 transfers.arrived[id] = incoming.name
@@ -45,10 +46,14 @@ extension AlbumLoader {
             // Cancelled (left the album, removed the photo, new collection): the row stays pending.
             if Task.isCancelled || Self.isCancellation(error) { return }
             if let asked = Self.slowDown(error), let host = URL(string: photo.remoteURL)?.host?.lowercased() {
-                // Not a failure of the photo: it waits in the scheduler until the host's pause is over.
                 pause(host, asked)
-                transfers.tasks[id] = nil
-                return downloadPending()
+                let refusals = transfers.refusals[id, default: 0] + 1
+                transfers.refusals[id] = refusals < Self.refusalsToFail ? refusals : nil
+                if refusals < Self.refusalsToFail {
+                    // Not a failure of the photo: it waits in the scheduler until the host's pause is over.
+                    transfers.tasks[id] = nil
+                    return downloadPending()
+                }
             }
             if isNetworkFailure(error) {
                 if !scheduler.connectivity.isOnline {
@@ -133,6 +138,11 @@ extension AlbumLoader {
         let held = transfers.pausedHosts.compactMap(pauses.pause) + [scheduler.pause(holding: ObjectIdentifier(self))].compactMap { $0 }
         return held.max { $0.until < $1.until }
     }
+
+    /// 429s in a row to one photo that fail it: a host that refuses one address for good (as
+    /// Wikimedia's CDN refuses a thumbnail width that is not one of its steps) is not busy, and
+    /// its photo would otherwise pause the whole host again at each try, for every album.
+    static let refusalsToFail = 5
 
     /// `host` refused one of this album's requests: every request to it waits.
     func pause(_ host: String, _ asked: (retryAfter: Double?, reason: HostPauses.Reason)) {
