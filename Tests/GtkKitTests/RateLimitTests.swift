@@ -33,7 +33,7 @@ final class RateLimitTests: XCTestCase {
     }
 
     /// Fills a 6-photo album from `source`, watching what the album says meanwhile.
-    private func fill(flickr: Bool = false) throws -> Filled {
+    private func fill(flickr: Bool = false, budget: RequestBudget = RequestBudget(limit: 3600, window: .seconds(3600))) throws -> Filled {
         let store = try Store(databaseURL: directory.appendingPathComponent("tourist.sqlite"),
                               photosDirectory: directory.appendingPathComponent("photos"))
         let pin = try store.addPin(latitude: paris.latitude, longitude: paris.longitude)
@@ -41,7 +41,7 @@ final class RateLimitTests: XCTestCase {
         return try MainActor.assumeIsolated {
             let client = SoupClient(userAgent: "VirtualTourist/test", timeout: 5)
             let source: PhotoSource = flickr
-                ? FlickrSource(apiKey: "k", endpoint: service.url("/flickr/services/rest/"), client: client)
+                ? FlickrSource(apiKey: "k", endpoint: service.url("/flickr/services/rest/"), budget: budget, client: client)
                 : CommonsSource(endpoint: service.url("/commons/w/api.php"), client: client)
             // The backoff's first step short: an answer without a time waits half a second.
             let scheduler = DownloadScheduler(perHost: 8, total: 8, pauses: HostPauses(first: .milliseconds(500)))
@@ -105,5 +105,21 @@ final class RateLimitTests: XCTestCase {
         XCTAssertEqual(filled.pause?.service, "Flickr")
         // Whole seconds, as the Date it is measured against: 0 or 1 s, and a pause lasts 1 s at least.
         XCTAssertEqual(try earlyRequests("search", within: 1), [])
+    }
+
+    /// Past the key's budget (one search in 1.5 s here, 3,600 an hour for Flickr) the next album's
+    /// search is not sent until one is free, and it fills then, saying why it waited.
+    func testFlickrsKeyBudgetHoldsTheNextSearchUntilOneIsFree() throws {
+        let budget = RequestBudget(limit: 1, window: .milliseconds(1500))
+        let first = try fill(flickr: true, budget: budget)
+        XCTAssertNil(first.pause)
+        let second = try fill(flickr: true, budget: budget)
+        XCTAssertEqual(second.state.progress.shown, 6)
+        XCTAssertEqual(second.pause?.reason, .budgetSpent)
+        let searches = try service.stats().requests.filter { $0.target == "search" }
+        XCTAssertEqual(searches.count, 2)
+        // The second album began after the first search was answered, was refused its turn, and
+        // waited a second at least: its search came more than a second after the first.
+        XCTAssertGreaterThan(searches[1].start - searches[0].start, 1.0, "a second search within the window")
     }
 }
