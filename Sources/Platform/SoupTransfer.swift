@@ -153,6 +153,12 @@ final class SoupTransfer: @unchecked Sendable {
             return redirect(to: string(soup_message_headers_get_one(headers, "Location")))
         }
         self.stream = stream
+        if status == 429 {
+            // How long the host asks every request to wait (HostPauses pauses them all).
+            let wait = RetryAfter.seconds(string(soup_message_headers_get_one(headers, "Retry-After")),
+                                          date: string(soup_message_headers_get_one(headers, "Date")))
+            return finish(.failure(HTTPError.rateLimited(retryAfter: wait)))
+        }
         guard (200..<300).contains(status) else { return finish(.failure(HTTPError.status(status))) }
         let length = Int(soup_message_headers_get_content_length(headers))
         if length > rules.maxBytes { return finish(.failure(HTTPError.tooLarge(limit: rules.maxBytes))) }

@@ -5,12 +5,24 @@ API answering another width with the next step up, a thumbnail URL at any other 
 The album downloads each photo at the smallest step whose shorter side covers a cell (120 px
 at scale 1: a 4:3 photo needs 160 px of width, so 250); the viewer then fetches a sharper
 version once (the original here, 1600 px, below the 1920 step), keeps it in the cache folder,
-and shows it in place of the album's."""
+and shows it in place of the album's.
+
+From Flickr, which lists a photo's sizes in its answer (the loopback lists them as Flickr
+documents them: `url_s` 240 px, `url_n` 320, `url_m` 500 and up), the album takes the smallest
+listed size whose shorter side covers a cell at the display's scale (issue 45, item 5)."""
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
+import time
+from contextlib import closing
+from urllib.parse import parse_qs
 
-from test_album import PER_ALBUM, Album, drop_pin, open_album, pointer_click
+import pytest
+from gi.repository import GLib
+
+from test_album import PER_ALBUM, Album, drop_pin, open_album, pointer_click, wait_downloaded
 from harness import wait_for
 from test_viewer import open_viewer, press_key, wait_sharpened
 
@@ -106,3 +118,40 @@ def test_the_neighbours_are_ready_before_they_are_asked_for(launch, dirs, paris,
     # Shown at the sharper version's size at once (the album's would be a larger percentage).
     assert app.events("viewer_zoom")[-1]["percent"] == sharp_zoom, app.events("viewer_zoom")
     assert [e["path"] for e in loopback.requests("image") if e["path"].endswith("_1600x1200.jpg")] == fetched
+
+
+# ---------------------------------------------------------------- Flickr
+
+FLICKR_KEYS = ("s", "n", "m", "z", "c", "l")   # url_s 240 px … url_l 1024 px, smallest first
+
+
+@pytest.mark.parametrize("scale", [1, 2])
+def test_a_flickr_album_downloads_the_smallest_listed_size_that_covers_its_cells(launch, dirs, paris, loopback, scale):
+    """A 120 px cell at scale 1 takes url_s (240 × 180, file `_m`), at scale 2 url_n (320 × 240),
+    a panorama a larger one, a small original its largest; never url_m's 500 px for a 4:3 photo,
+    which an earlier version took for the 240 px size. What the app asks for is checked against
+    the very answer it was given."""
+    dirs.write_settings(seenIntroduction=True, flickrAPIKey="loopback-key", **paris)
+    # A pin without an album, opened by the app's open-pin action: the harness's pointer and keys
+    # assume a scale-1 window.
+    launch().stop()   # the database, made by the app
+    with closing(sqlite3.connect(dirs.database)) as db, db:
+        pin_id = db.execute("INSERT INTO pin (latitude, longitude, created) VALUES (?, ?, ?)",
+                            (paris["mapLatitude"], paris["mapLongitude"], time.time())).lastrowid
+    app = launch(env={"GDK_SCALE": str(scale)})
+    app.activate_action("open-pin", GLib.Variant("x", pin_id))
+    wait_downloaded(dirs, pin_id, PER_ALBUM, 30)
+    search = next(e for e in loopback.requests("search") if e["path"].startswith("/flickr/"))
+    assert {"url_s", "url_n"} <= set(parse_qs(search["query"])["extras"][0].split(",")), search["query"]
+    answer = json.loads(loopback.get(f"{search['path']}?{search['query']}"))["photos"]["photo"]
+    expected = set()
+    for photo in answer:
+        listed = [(min(int(photo[f"width_{k}"]), int(photo[f"height_{k}"])), photo[f"url_{k}"])
+                  for k in FLICKR_KEYS if f"url_{k}" in photo]
+        url = next((u for shorter, u in listed if shorter >= 120 * scale), listed[-1][1])
+        expected.add(url[len(loopback.base):])
+    asked = {e["path"] for e in loopback.requests("image")}
+    assert asked == expected, sorted(asked ^ expected)
+    # Most are 4:3 or 3:4 photos: 240 px files (suffix _m) at 1×, 320 px ones at 2×.
+    usual = [p for p in asked if re.search(r"_m_(240x180|180x240)\.jpg$" if scale == 1 else r"_n_(320x240|240x320)\.jpg$", p)]
+    assert len(usual) >= PER_ALBUM * 2 // 3, sorted(asked)

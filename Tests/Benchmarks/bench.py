@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "AppTests"))
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "Support"))
 
 import report  # noqa: E402
 import fill_bench  # noqa: E402
@@ -34,6 +35,7 @@ import network_bench  # noqa: E402
 import seed  # noqa: E402
 import viewer_bench  # noqa: E402
 from floors import Floors  # noqa: E402
+from loopback_photos import flickr_sizes  # noqa: E402
 from harness import (AppDirs, LoopbackService, XServer, app_binary, end_process,  # noqa: E402
                      update_activation_environment)
 from wayland import WestonServer  # noqa: E402
@@ -265,10 +267,10 @@ class Bench:
 
     # ------------------------------------------------------------------ P10
 
-    # The cell's side in logical pixels (PhotoGrid.cellSize), and each source's sizes.
+    # The cell's side in logical pixels (PhotoGrid.cellSize), and Commons' sizes (Flickr's are
+    # each photo's own: loopback_photos.flickr_sizes).
     CELL = 120
     COMMONS_STEPS = (20, 40, 60, 120, 250, 330, 500, 960, 1280, 1920, 3840)
-    FLICKR_SIZES = ((240, 180), (640, 480), (1024, 768))   # m, z, b: the uncropped ones
 
     def album_bytes(self) -> dict:
         """Bytes of photos the app downloads for a 21- and a 250-photo album, from Commons and
@@ -308,16 +310,18 @@ class Bench:
 
     def smallest_filling(self, source: str, path: str, scale: int) -> str:
         """The service's path of the smallest image of this photo whose shorter side covers a
-        cell at `scale` (the loopback's photos are 4:3)."""
+        cell at `scale` (Commons' loopback photos are 4:3; a Flickr photo's sizes are those the
+        loopback lists for it, its largest when none covers)."""
         side = self.CELL * scale
         if source == "commons":
             # /images/thumb/NAME.jpg/STEPpx-NAME.jpg, or the original /images/NAME_1600x1200.jpg
             name = path.split("/")[3][:-4] if path.startswith("/images/thumb/") else path.split("/")[2].split("_")[0]
             step = next(s for s in self.COMMONS_STEPS if s * 3 // 4 >= side)
             return f"/images/thumb/{name}.jpg/{step}px-{name}.jpg"
-        stem = path.split("/")[2].split("_")[0]
-        width, height = next((w, h) for w, h in self.FLICKR_SIZES if min(w, h) >= side)
-        return f"/images/{stem}_{width}x{height}.jpg"
+        # /images/ID_SECRET[_SUFFIX]_WxH.jpg; the photo's number is the id's last four digits.
+        pid, secret = path.split("/")[2].split("_")[:2]
+        sizes = [(min(w, h), url) for key, (url, w, h) in flickr_sizes("", pid, secret, int(pid[-4:])).items() if key != "q"]
+        return next((url for shorter, url in sizes if shorter >= side), sizes[-1][1])
 
     # ------------------------------------------------------------------ P13
 

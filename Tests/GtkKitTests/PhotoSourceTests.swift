@@ -25,8 +25,8 @@ final class PhotoSourceTests: XCTestCase {
 
     @MainActor private func client() -> SoupClient { SoupClient(userAgent: "VirtualTourist/test", timeout: 2) }
 
-    @MainActor private func flickr(key: String = "test-key") -> FlickrSource {
-        FlickrSource(apiKey: key, endpoint: service.url("/flickr/services/rest/"), client: client())
+    @MainActor private func flickr(key: String = "test-key", cell: Int = 120) -> FlickrSource {
+        FlickrSource(apiKey: key, endpoint: service.url("/flickr/services/rest/"), cellPixels: cell, client: client())
     }
 
     @MainActor private func commons() -> CommonsSource {
@@ -55,6 +55,37 @@ final class PhotoSourceTests: XCTestCase {
         XCTAssertTrue(first.photos.allSatisfy { $0.imageURL.absoluteString.hasPrefix(service.baseURL.absoluteString) })
     }
 
+    /// The loopback answers with Flickr's documented sizes (240, 320, 500, 640, 800, 1024 px;
+    /// landscapes, portraits, panoramas, small originals): each photo's cell image is the
+    /// smallest listed one whose shorter side covers the cell, 120 px at scale 1, 240 at 2.
+    func testFlickrAlbumsTakeTheSmallestListedSizeThatCovers() throws {
+        let sides = [240, 320, 500, 640, 800, 1024]
+        for cell in [120, 240] {
+            let photos = try search({ self.flickr(cell: cell) }, perPage: 40).photos
+            XCTAssertEqual(photos.count, 40)
+            var suffixes: [String: Int] = [:]
+            for photo in photos {
+                // The loopback's file names end with the Flickr suffix, then the pixel size.
+                let name = photo.imageURL.deletingPathExtension().lastPathComponent
+                let parts = name.split(separator: "_")
+                let size = parts[parts.count - 1].split(separator: "x").compactMap { Int($0) }
+                XCTAssertEqual([photo.width, photo.height], [size[0], size[1]], name)
+                let (shorter, longer) = (min(size[0], size[1]), max(size[0], size[1]))
+                let index = try XCTUnwrap(sides.firstIndex(of: longer), name)
+                if index > 0 {
+                    XCTAssertLessThan(shorter * sides[index - 1] / longer, cell, "\(name): a smaller size covers the cell")
+                }
+                // Covers, or is the largest the photo has (nothing sharper for the viewer then).
+                XCTAssertTrue(shorter >= cell || photo.largeURL == nil, name)
+                suffixes[parts.count == 4 ? String(parts[2]) : "", default: 0] += 1
+            }
+            XCTAssertEqual(photos.filter { $0.largeURL?.lastPathComponent.contains("_b_") ?? false }.count, 25,
+                           "the viewer's 1024 px size wherever the original is larger")
+            // At 1×: 240 px (file _m) for most, the 500 px size (no suffix) for panoramas; at 2×: 320 px.
+            XCTAssertEqual(cell == 120 ? suffixes["m"] : suffixes["n"], cell == 120 ? 34 : 29, "\(suffixes)")
+        }
+    }
+
     func testCommonsFollowsContinuationAndSkipsNonImages() throws {
         let page = try search({ self.commons() }, perPage: 30)
         XCTAssertEqual(page.photos.count, 30)
@@ -75,7 +106,7 @@ final class PhotoSourceTests: XCTestCase {
             ("flickr100", .invalidAPIKey),
             ("flickr105", .serviceUnavailable("Flickr")),
             ("http503", .serviceUnavailable("Flickr")),
-            ("http429", .rateLimited("Flickr")),
+            ("http429", .rateLimited("Flickr", retryAfter: 60)),
             ("http500", .http(500)),
         ]
         for (mode, expected) in cases {

@@ -47,11 +47,28 @@ final class SoupClientTests: XCTestCase {
     }
 
     func testHTTPStatusFaults() throws {
-        for (mode, status) in [("http500", 500), ("http503", 503), ("http429", 429)] {
+        for (mode, status) in [("http500", 500), ("http503", 503)] {
             try service.control("fault?mode=\(mode)&target=image&count=1")
             expect(.status(status), path: "/images/a_100x100.jpg")
         }
         expect(.status(404), path: "/nothing-here")
+    }
+
+    /// A 429 says how long the host asks to wait: its Retry-After in seconds, as an HTTP-date
+    /// (measured against the answer's own Date), or nothing.
+    func testTooManyRequestsCarriesItsRetryAfter() throws {
+        try service.control("fault?mode=http429&target=image&count=1&retry_after=40")
+        expect(.rateLimited(retryAfter: 40), path: "/images/a_100x100.jpg")
+        try service.control("fault?mode=http429&target=image&count=1&retry_after=none")
+        expect(.rateLimited(retryAfter: nil), path: "/images/a_100x100.jpg")
+        try service.control("fault?mode=http429&target=image&count=1&retry_after=date:30")
+        XCTAssertThrowsError(try get("/images/a_100x100.jpg", maxBytes: 1_000_000)) { error in
+            guard case .rateLimited(let seconds)? = error as? HTTPError, let seconds else {
+                return XCTFail("\(error)")
+            }
+            // Whole seconds both: the Date may have been written a second after the date asked for.
+            XCTAssertTrue((29...30).contains(seconds), "\(seconds)")
+        }
     }
 
     func testBodyLimitIsEnforcedWhileReading() throws {

@@ -71,6 +71,8 @@ final class LoopbackService {
         let user_agent: String?
         let held: Bool?
         let hung_up: Bool?
+        /// The status answered (nil while unanswered, or for a stall).
+        let status: Int?
         /// The client's port: which connection it came on.
         let port: Int?
     }

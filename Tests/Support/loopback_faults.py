@@ -1,7 +1,8 @@
 """The loopback service's faults and holds: how a request fails when `/_control/fault` asks
 for it, and how a held request waits for `/_control/release`.
 
-Fault modes: http500, http503, http429, flickr100, flickr105, malformed_json; truncated_json and
+Fault modes: http500, http503, http429 (with the rule's Retry-After: `retry_after` seconds, 60 unless
+the rule says; `none`, no header; `date:S`, an HTTP-date S seconds ahead), flickr100, flickr105, malformed_json; truncated_json and
 truncated_image (Content-Length announced, the body cut short); truncated_tile (the body cut short
 with no Content-Length, so only the closed connection ends it, as HTTP/1.0 servers and proxies
 do); truncated_chunked (a chunked body whose connection closes after its first chunk, without the
@@ -23,10 +24,12 @@ in a row in as many entries (all in loopback_photos.py).
 from __future__ import annotations
 
 import json
+import re
 import select
 import socket
 import struct
 import time
+from email.utils import formatdate
 
 from loopback_images import huge_png
 from loopback_photos import (flickr_fail, markup_error, mediawiki_errors, with_long_titles, with_odd_dates,
@@ -45,6 +48,19 @@ TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geo
 STALL_SECONDS = 120
 OVERSIZED_BYTES = 30 * 1024 * 1024
 TRICKLE_SECONDS = 1.0        # one byte per this many seconds
+# A fault rule's `retry_after`: seconds, `none`, or `date:SECONDS`.
+RETRY_AFTER_RE = re.compile(r"\d{1,6}|none|date:\d{1,6}")
+
+
+def retry_after_headers(rule: str) -> dict:
+    """The Retry-After header a 429 carries for the fault rule's `retry_after`."""
+    if rule == "none":
+        return {}
+    if rule.startswith("date:"):
+        # The whole second, as the Date header the server sends beside it: an HTTP-date has no
+        # fraction, so a client measures the wait between the two.
+        return {"Retry-After": formatdate(int(time.time()) + int(rule[5:]), usegmt=True)}
+    return {"Retry-After": rule}
 
 
 class FaultsMixin:
@@ -54,7 +70,8 @@ class FaultsMixin:
     def _fault(self, mode: str, path: str, q: dict) -> None:
         if mode in ("http500", "http503", "http429"):
             status = int(mode[4:])
-            headers = {"Retry-After": "60"} if status == 429 else {}
+            rule = (getattr(self, "_fault_rule", None) or {}).get("retry_after", "60")
+            headers = retry_after_headers(rule) if status == 429 else {}
             self._send(Response(status, "application/json",
                                 json.dumps({"error": f"simulated HTTP {status}"}).encode(), headers))
         elif mode == "flickr100":

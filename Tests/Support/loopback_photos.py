@@ -11,7 +11,11 @@ import math
 from loopback_images import digest
 from loopback_state import Response, int_param, json_response
 
-FLICKR_SIZES = {"q": (150, 150), "m": (240, 180), "z": (640, 480), "b": (1024, 768)}
+# Flickr's sizes as `extras=url_X` lists them (its "URLs" documentation): the letter after url_,
+# the file name's suffix (the 500 px Medium size has none: `url_m` is not the `_m` file, which is
+# `url_s`, 240 px), and the longer side (the square's side for q).
+FLICKR_SIZES = (("q", "q", 150), ("s", "m", 240), ("n", "n", 320), ("m", "", 500), ("z", "z", 640),
+                ("c", "c", 800), ("l", "b", 1024))
 FLICKR_MAX_PER_PAGE = 250
 COMMONS_BATCH = 20           # pages per Commons response before a `continue` is sent
 # What `markup_error` puts in a search error: text that means something as Pango markup, which
@@ -65,14 +69,39 @@ def flickr_search(q: dict, base: str, total: int) -> Response:
             # Flickr says "no position" with 0 and 0; numbers or strings as the rest.
             plat, plon = (0, 0) if i % 5 == 4 else photo_position(lat, lon, i)
             photo["latitude"], photo["longitude"] = num(plat), num(plon)
-        for suffix, (w, hgt) in FLICKR_SIZES.items():
-            photo[f"url_{suffix}"] = f"{base}/images/{pid}_{w}x{hgt}.jpg"
-            photo[f"height_{suffix}"] = num(hgt)
-            photo[f"width_{suffix}"] = num(w)
+        asked = q.get("extras", "").split(",")
+        for key, (url, w, hgt) in flickr_sizes(base, pid, photo["secret"], i).items():
+            # Only the sizes asked for, as Flickr answers.
+            if f"url_{key}" in asked:
+                photo[f"url_{key}"], photo[f"height_{key}"], photo[f"width_{key}"] = url, num(hgt), num(w)
         photos.append(photo)
     return json_response({"photos": {"page": num(page), "pages": num(pages),
                                      "perpage": num(per_page), "total": num(total),
                                      "photo": photos}, "stat": "ok"})
+
+
+def flickr_shape(i: int) -> tuple[int, int, int]:
+    """Photo i's original: its width and height ratio and its longer side. Most are 4:3 and
+    large; every sixth a 3:4 portrait, every sixth from the fifth a 3:1 panorama; every fourth
+    from the fourth a small original (500 px, so Flickr has no 640, 800 or 1024 px size of it),
+    every eighth from the sixth a tiny one (300 px: only the square and 240 px)."""
+    ratio = (3, 4) if i % 6 == 1 else (3, 1) if i % 6 == 4 else (4, 3)
+    longest = 500 if i % 4 == 3 else 300 if i % 8 == 5 else 2048
+    return ratio[0], ratio[1], longest
+
+
+def flickr_sizes(base: str, pid: str, secret: str, i: int) -> dict[str, tuple[str, int, int]]:
+    """The sizes Flickr has of photo i: {letter: (URL, width, height)}. Each URL carries the file
+    suffix Flickr's would, then the pixel size the service draws (/images/ID_SECRET_SUFFIX_WxH.jpg)."""
+    rw, rh, longest = flickr_shape(i)
+    sizes = {}
+    for key, suffix, side in FLICKR_SIZES:
+        if key != "q" and side > longest:
+            continue   # Flickr makes no size larger than the original
+        w, h = (side, side) if key == "q" else (side, round(side * rh / rw)) if rw >= rh else (round(side * rw / rh), side)
+        name = f"{pid}_{secret}" + (f"_{suffix}" if suffix else "")
+        sizes[key] = (f"{base}/images/{name}_{w}x{h}.jpg", w, h)
+    return sizes
 
 
 def commons_search(q: dict, base: str, total: int) -> Response:

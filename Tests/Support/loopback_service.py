@@ -19,6 +19,8 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
     /_control/clear                          drop faults and holds, release held requests,
                                              latency back to --latency-ms
     /_control/fault?mode=M&target=T&count=N  the next N (-1: every) requests of T fail as M
+        [&retry_after=R]                     http429's Retry-After: seconds (default 60), `none`
+                                             (no header), or `date:S` (an HTTP-date S s ahead)
     /_control/latency?ms=N                   delay every response by N ms
     /_control/total?n=N, /_control/image-kb?kb=N
     /_control/hold?target=T&count=N          keep the next N (-1: every) requests of T open,
@@ -58,7 +60,7 @@ from urllib.parse import parse_qs, urlsplit
 
 # Siblings in this directory, which Python puts first on sys.path when it runs this script.
 import loopback_geocoder
-from loopback_faults import FAULT_MODES, FAULT_TARGETS, TARGET_ALIASES, FaultsMixin
+from loopback_faults import FAULT_MODES, FAULT_TARGETS, RETRY_AFTER_RE, TARGET_ALIASES, FaultsMixin
 from loopback_images import encode_jpeg, render_photo, render_tile, sized_jpeg
 from loopback_photos import THUMBNAIL_REFUSAL, THUMBNAIL_STEPS, commons_search, flickr_search
 from loopback_state import Response, State, int_param, json_response
@@ -127,7 +129,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                 return   # the client hung up (or the service stops) while the request was held
             if self.state.latency_ms > 0:
                 time.sleep(self.state.latency_ms / 1000)
-            mode = self.state.take_fault(target)
+            self._fault_rule = self.state.take_fault(target)
+            mode = self._fault_rule["mode"] if self._fault_rule else None
             entry["fault"] = mode
             if mode is None:
                 self._send(self._route(url.path, params))
@@ -139,6 +142,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
 
     _status: int | None = None
     _entry: dict | None = None
+    _fault_rule: dict | None = None
 
     def _start(self, status: int, content_type: str, length: int | None,
                headers: dict | None = None, close: bool = False) -> None:
@@ -261,12 +265,14 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                 mode, target = q.get("mode", ""), q.get("target", "any")
                 count = int(q.get("count", -1))
                 every = int(q.get("every", 1))   # only every Nth request of the target meets it
+                retry_after = q.get("retry_after", "60")
                 if (mode not in FAULT_MODES or target not in FAULT_TARGETS or count == 0 or count < -1
-                        or every < 1):
-                    return json_response({"ok": False, "error": "bad mode/target/count/every",
+                        or every < 1 or not RETRY_AFTER_RE.fullmatch(retry_after)):
+                    return json_response({"ok": False, "error": "bad mode/target/count/every/retry_after",
                                           "modes": FAULT_MODES, "targets": FAULT_TARGETS}, 400)
                 with st.lock:
-                    st.faults.append({"mode": mode, "target": target, "count": count, "every": every, "seen": 0})
+                    st.faults.append({"mode": mode, "target": target, "count": count, "every": every, "seen": 0,
+                                      "retry_after": retry_after})
             elif name == "clear":
                 with st.lock:
                     st.faults.clear()

@@ -52,7 +52,8 @@ class State:
         self.images = BoundedCache(2000)
         self.size_hints: dict = {}
 
-    def take_fault(self, target: str) -> str | None:
+    def take_fault(self, target: str) -> dict | None:
+        """The fault rule a request of `target` meets ({"mode", …, "retry_after"}), or None."""
         with self.lock:
             for fault in self.faults:
                 if fault["target"] in (target, "any"):
@@ -63,7 +64,7 @@ class State:
                         fault["count"] -= 1
                         if fault["count"] == 0:
                             self.faults.remove(fault)
-                    return fault["mode"]
+                    return dict(fault)
         return None
 
     def take_hold(self, target: str) -> bool:

@@ -16,6 +16,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -70,7 +71,7 @@ def control(base: str, name: str, **params) -> dict:
 
 def flickr_url(base: str, **params) -> str:
     query = {"method": "flickr.photos.search", "api_key": "K", "radius": "5", "per_page": "20",
-             "page": "1", "extras": "url_q,url_m,url_z,license,owner_name",
+             "page": "1", "extras": "url_q,url_s,url_n,url_m,url_z,url_c,url_l,license,owner_name",
              "format": "json", "nojsoncallback": "1", **PARIS}
     query.update(params)
     return f"{base}/flickr/services/rest/?{urlencode(query)}"
@@ -119,13 +120,13 @@ def test_flickr_shape_and_number_variety(base):
     assert photo["farm"] == 8 and photo["ispublic"] == 1 and photo["license"] == "0"
     assert photo["title"] == "Photo 1 near 48.857,2.352"
     assert photo["owner"] == "owner0@N00" and photo["ownername"] == "Owner 0"
-    assert photo["url_z"] == f"{base}/images/{photo['id']}_640x480.jpg"
+    assert photo["url_z"] == f"{base}/images/{photo['id']}_s0_z_640x480.jpg"
     # Dates only when the date_taken extra is asked for, as Flickr does.
     assert photo["width_q"] == "150" and "datetakengranularity" not in photo
 
     even = get_json(flickr_url(base, page=2))["photos"]
     assert (even["page"], even["pages"], even["perpage"], even["total"]) == (2, 5, 20, 95)
-    assert even["photo"][0]["width_b"] == 1024 and even["photo"][0]["license"] == 20 % 11
+    assert even["photo"][0]["width_l"] == 1024 and even["photo"][0]["license"] == 20 % 11
     assert even["photo"][0]["title"] == "Photo 21 near 48.857,2.352"
 
     ids = {ph["id"] for page in range(1, 6)
@@ -137,6 +138,41 @@ def test_flickr_shape_and_number_variety(base):
     assert past["photo"] == [] and past["total"] == "95" and past["pages"] == "5"
     capped = get_json(flickr_url(base, per_page=1000, page=2))["photos"]
     assert capped["perpage"] == 250 and capped["pages"] == 1
+
+
+# Flickr's documented sizes: the extra's letter, the file's suffix (none for the 500 px Medium
+# size), the longer side. url_m is 500 px, not the `_m` file, which is url_s's (240 px).
+FLICKR_TABLE = {"q": ("_q", 150), "s": ("_m", 240), "n": ("_n", 320), "m": ("", 500), "z": ("_z", 640),
+                "c": ("_c", 800), "l": ("_b", 1024)}
+
+
+def test_flickr_answers_with_its_documented_sizes(base):
+    """Each size's URL, width and height as Flickr lists them (numbers on even pages, strings on
+    odd ones), only the sizes asked for, and no size larger than a photo's original; the images
+    served have the pixel sizes the answer says."""
+    for page in (1, 2):
+        photos = get_json(flickr_url(base, page=page))["photos"]["photo"]
+        for photo in photos:
+            listed = {key: photo[f"url_{key}"] for key in FLICKR_TABLE if f"url_{key}" in photo}
+            assert {"q", "s"} <= listed.keys(), photo
+            for key, url in listed.items():
+                suffix, side = FLICKR_TABLE[key]
+                width, height = int(photo[f"width_{key}"]), int(photo[f"height_{key}"])
+                assert isinstance(photo[f"width_{key}"], int if page == 2 else str)
+                assert (width, height) == (150, 150) if key == "q" else max(width, height) == side, (key, photo)
+                assert url.endswith(f"/images/{photo['id']}_{photo['secret']}{suffix}_{width}x{height}.jpg"), url
+        # Landscape, portrait and panorama shapes; small originals without the larger sizes.
+        assert {int(p["width_s"]) > int(p["height_s"]) for p in photos} == {True, False}
+        assert any("url_l" not in photo and "url_m" in photo for photo in photos), "a 500 px original"
+        assert any("url_n" not in photo for photo in photos), "a 300 px original"
+        assert any(int(p.get("height_l", 0) or 0) == 341 for p in photos), "a 3:1 panorama"
+    first = get_json(flickr_url(base))["photos"]["photo"][0]
+    for key in ("s", "n", "m"):
+        status, _, body = get(first[f"url_{key}"])
+        assert status == 200
+        assert Image.open(io.BytesIO(body)).size == (int(first[f"width_{key}"]), int(first[f"height_{key}"]))
+    only_small = get_json(flickr_url(base, extras="url_s,license"))["photos"]["photo"][0]
+    assert [k for k in only_small if k.startswith("url_")] == ["url_s"], "only the sizes asked for"
 
 
 def test_flickr_errors_and_null_island(base):
@@ -275,6 +311,21 @@ def test_http_status_faults(base, mode, code):
     if code == 429:
         assert err.value.headers["Retry-After"] == "60"
     assert get_json(flickr_url(base))["stat"] == "ok"   # count=1 consumed
+
+
+def test_http429_says_when_to_come_back_as_asked(base):
+    """`retry_after`: seconds, none (no header), or an HTTP-date that many seconds ahead of the
+    answer's Date."""
+    for rule, check in [("5", lambda h: h["Retry-After"] == "5"), ("none", lambda h: "Retry-After" not in h),
+                        ("date:30", lambda h: 29 <= (parsedate_to_datetime(h["Retry-After"])
+                                                     - parsedate_to_datetime(h["Date"])).total_seconds() <= 30)]:
+        control(base, "fault", mode="http429", target="image", count=1, retry_after=rule)
+        with pytest.raises(urllib.error.HTTPError) as err:
+            get(f"{base}/images/a_100x100.jpg")
+        assert err.value.code == 429 and check(err.value.headers), (rule, dict(err.value.headers))
+    with pytest.raises(urllib.error.HTTPError) as err:
+        control(base, "fault", mode="http429", target="image", count=1, retry_after="soon")
+    assert err.value.code == 400
 
 
 def test_flickr_fail_faults(base):

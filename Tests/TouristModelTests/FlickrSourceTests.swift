@@ -46,8 +46,11 @@ final class FlickrSourceTests: XCTestCase {
         XCTAssertEqual(page.photos[0].width, 320)
         XCTAssertEqual(page.photos[0].height, 240)
         XCTAssertEqual(page.photos[0].license, "CC0 1.0")
-        XCTAssertEqual(page.photos[0].thumbnailURL?.absoluteString, "https://live.staticflickr.com/7/11_s1_q.jpg")
-        XCTAssertEqual(page.photos[1].imageURL.absoluteString, "https://live.staticflickr.com/7/12_s2_z.jpg")
+        XCTAssertNil(page.photos[0].thumbnailURL, "a size the answer does not list is not made up")
+        // A photo with no size listed: URLs built from id, secret and server, for the cells
+        // (640 px here: the 1024 px size, suffix b) and the square.
+        XCTAssertEqual(page.photos[1].imageURL.absoluteString, "https://live.staticflickr.com/7/12_s2_b.jpg")
+        XCTAssertEqual(page.photos[1].thumbnailURL?.absoluteString, "https://live.staticflickr.com/7/12_s2_q.jpg")
         XCTAssertNil(page.photos[1].width)
         XCTAssertEqual(page.photos[1].license, "All Rights Reserved")
         XCTAssertEqual(page.photos[1].author, "o2")
@@ -141,7 +144,7 @@ final class FlickrSourceTests: XCTestCase {
         let expected: [String: String] = [
             "method": "flickr.photos.search", "api_key": "key+with/odd=chars", "lat": "48.8584", "lon": "-2.2945",
             "radius": "5", "radius_units": "km", "per_page": "21", "page": "3",
-            "extras": "url_q,url_m,url_z,url_b,owner_name,license,geo,date_taken", "safe_search": "1",
+            "extras": "url_q,url_s,url_n,url_m,url_z,url_c,url_l,owner_name,license,geo,date_taken", "safe_search": "1",
             "content_type": "1", "media": "photos", "min_taken_date": "1970-01-01", "format": "json",
             "nojsoncallback": "1",
         ]
@@ -157,7 +160,8 @@ final class FlickrSourceTests: XCTestCase {
 
     func testSearchMapsHTTPErrors() async {
         let cases: [(HTTPError, PhotoSourceError)] = [
-            (.status(429), .rateLimited("Flickr")), (.status(503), .serviceUnavailable("Flickr")),
+            (.status(429), .rateLimited("Flickr")), (.rateLimited(retryAfter: 30), .rateLimited("Flickr", retryAfter: 30)),
+            (.rateLimited(retryAfter: nil), .rateLimited("Flickr")), (.status(503), .serviceUnavailable("Flickr")),
             (.status(404), .http(404)), (.timedOut, .timedOut), (.network("reset"), .network("reset")),
         ]
         for (httpError, expected) in cases {
@@ -171,6 +175,29 @@ final class FlickrSourceTests: XCTestCase {
         }
         XCTAssertEqual(PhotoSourceError.rateLimited("Flickr").errorDescription,
                        "Flickr is receiving too many requests; try again in a few minutes")
+    }
+
+    /// The key's requests are counted where they are sent: past the budget nothing is sent, and
+    /// the search says how long until one is free.
+    func testASearchPastTheKeysBudgetSendsNothing() async throws {
+        let client = FakeHTTPClient { _ in Data(#"{"photos":{"page":1,"pages":1,"total":0,"photo":[]},"stat":"ok"}"#.utf8) }
+        let budget = RequestBudget(limit: 2, window: .seconds(3600))
+        let source = FlickrSource(apiKey: "k", budget: budget, client: client)
+        let paris = Coordinate(latitude: 48.85, longitude: 2.29)
+        for _ in 0..<2 { _ = try await source.search(near: paris, page: 1, perPage: 5) }
+        do {
+            _ = try await source.search(near: paris, page: 1, perPage: 5)
+            XCTFail("the third search of the hour must wait")
+        } catch PhotoSourceError.budgetSpent(let service, let retryAfter) {
+            XCTAssertEqual(service, "Flickr")
+            XCTAssertGreaterThan(retryAfter, 3590)
+            XCTAssertLessThanOrEqual(retryAfter, 3600)
+        }
+        XCTAssertEqual(client.requests.count, 2)
+        let other = FlickrSource(apiKey: "another", budget: budget, client: client)
+        _ = try await other.search(near: paris, page: 1, perPage: 5)
+        XCTAssertEqual(client.requests.count, 3)
+        XCTAssertEqual(source.apiHost, "api.flickr.com")
     }
 
     func testSearchDecodesWhatTheClientReturns() async throws {

@@ -100,34 +100,92 @@ final class LargePhotosTests: XCTestCase {
     }
 }
 
-/// Flickr's fixed sizes: the 240 px size for small cells, the 1024 px size for the viewer.
+/// Flickr's sizes as its API names them: `url_s` 240 px (file suffix `_m`), `url_n` 320,
+/// `url_m` 500 (no suffix), `url_z` 640, `url_c` 800, `url_l` 1024 (suffix `_b`). The album takes
+/// the smallest listed size whose shorter side covers a cell at the display's scale, the viewer
+/// the 1024 px one; a URL is built only for a photo that lists none.
 final class FlickrSizeTests: XCTestCase {
-    func testSmallCellsTakeTheSmallSizeAndTheViewerTheLargeSize() throws {
-        let body = """
-            {"photos":{"page":1,"pages":1,"perpage":3,"total":3,"photo":[
-              {"id":"5301","owner":"o","secret":"abc","server":"65535","title":"T",
-               "url_q":"https://live.staticflickr.com/65535/5301_abc_q.jpg","width_q":150,"height_q":150,
-               "url_m":"https://live.staticflickr.com/65535/5301_abc_m.jpg","width_m":240,"height_m":180,
-               "url_z":"https://live.staticflickr.com/65535/5301_abc_z.jpg","width_z":640,"height_z":480,
-               "url_b":"https://live.staticflickr.com/65535/5301_abc_b.jpg","width_b":1024,"height_b":768},
-              {"id":"12","owner":"o","secret":"s2","server":"7","title":"B"},
-              {"id":"13","owner":"o","secret":"s3","server":"7","title":"Panorama",
-               "url_m":"https://live.staticflickr.com/7/13_s3_m.jpg","width_m":240,"height_m":80,
-               "url_z":"https://live.staticflickr.com/7/13_s3_z.jpg","width_z":640,"height_z":213}
-            ]},"stat":"ok"}
-            """
-        let scale1 = try FlickrSource.decode(Data(body.utf8), cellPixels: 120).photos
-        XCTAssertEqual(scale1[0].imageURL.lastPathComponent, "5301_abc_m.jpg")
-        XCTAssertEqual([scale1[0].width, scale1[0].height], [240, 180])
-        XCTAssertEqual(scale1[0].largeURL?.lastPathComponent, "5301_abc_b.jpg")
-        // Built from id, secret and server where the answer has no URLs.
-        XCTAssertEqual(scale1[1].imageURL.absoluteString, "https://live.staticflickr.com/7/12_s2_m.jpg")
-        XCTAssertEqual(scale1[1].largeURL?.absoluteString, "https://live.staticflickr.com/7/12_s2_b.jpg")
-        // A panorama's 80 px high small size does not cover a cell.
-        XCTAssertEqual(scale1[2].imageURL.lastPathComponent, "13_s3_z.jpg")
-        // A 2× display's 240 px cell needs more than the small size.
-        let scale2 = try FlickrSource.decode(Data(body.utf8), cellPixels: 240).photos
-        XCTAssertEqual(scale2[0].imageURL.lastPathComponent, "5301_abc_z.jpg")
-        XCTAssertEqual(scale2[0].width, 640)
+    /// One photo's sizes as a real answer lists them: every size up to `largest` px of a photo
+    /// of `shape` (width to height), as numbers, or as strings when `quoted`.
+    private func photo(_ id: String, shape: (Int, Int) = (4, 3), largest: Int = 1024, quoted: Bool = false) -> String {
+        let table: [(String, String, Int)] = [("q", "_q", 150), ("s", "_m", 240), ("n", "_n", 320), ("m", "", 500),
+                                               ("z", "_z", 640), ("c", "_c", 800), ("l", "_b", 1024)]
+        var fields = [#""id":"\#(id)","owner":"o","secret":"x","server":"7","title":"T""#]
+        for (key, suffix, side) in table where side <= largest {
+            let (width, height) = key == "q" ? (150, 150)
+                : shape.0 >= shape.1 ? (side, side * shape.1 / shape.0) : (side * shape.0 / shape.1, side)
+            let number = { (value: Int) in quoted ? "\"\(value)\"" : "\(value)" }
+            fields.append(#""url_\#(key)":"https://live.staticflickr.com/7/\#(id)_x\#(suffix).jpg","#
+                          + #""width_\#(key)":\#(number(width)),"height_\#(key)":\#(number(height))"#)
+        }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    private func decode(_ photos: [String], cell: Int) throws -> [RemotePhoto] {
+        let body = #"{"photos":{"page":1,"pages":1,"perpage":9,"total":9,"photo":["# + photos.joined(separator: ",") + "]},\"stat\":\"ok\"}"
+        return try FlickrSource.decode(Data(body.utf8), cellPixels: cell).photos
+    }
+
+    private func file(_ url: URL?) -> String? { url?.lastPathComponent }
+
+    /// A 120 px cell at scale 1 takes the 240 px size (`url_s`, file `_m`), not the 500 px one
+    /// (`url_m`), which an earlier version took for 240 px.
+    func testAScale1CellTakesThe240PxSize() throws {
+        let photos = try decode([photo("1"), photo("2", quoted: true)], cell: 120)
+        XCTAssertEqual(photos.map { file($0.imageURL) }, ["1_x_m.jpg", "2_x_m.jpg"])
+        XCTAssertEqual([photos[0].width, photos[0].height], [240, 180])
+        XCTAssertEqual([photos[1].width, photos[1].height], [240, 180], "numbers as strings, as older answers send them")
+        XCTAssertEqual(photos.map { file($0.largeURL) }, ["1_x_b.jpg", "2_x_b.jpg"], "the viewer's: url_l, 1024 px")
+        XCTAssertEqual(file(photos[0].thumbnailURL), "1_x_q.jpg")
+    }
+
+    /// At scale 2 (a 240 px cell) the 320 px size covers a 4:3 photo (240 high) and a portrait
+    /// (240 wide); a panorama needs a larger one.
+    func testAScale2CellTakesThe320PxSizeWhenItCovers() throws {
+        let photos = try decode([photo("1"), photo("2", shape: (3, 4)), photo("3", shape: (3, 1))], cell: 240)
+        XCTAssertEqual(photos.map { file($0.imageURL) }, ["1_x_n.jpg", "2_x_n.jpg", "3_x_c.jpg"])
+        XCTAssertEqual([photos[0].width, photos[0].height], [320, 240])
+        XCTAssertEqual([photos[1].width, photos[1].height], [240, 320])
+        XCTAssertEqual([photos[2].width, photos[2].height], [800, 266])
+        // At scale 1 the panorama's 240 px size is 80 high: its 500 px size (167) covers.
+        XCTAssertEqual(file(try decode([photo("3", shape: (3, 1))], cell: 120)[0].imageURL), "3_x.jpg")
+    }
+
+    /// A small original has no larger sizes: the largest it lists, for the cell and the viewer;
+    /// nothing built that the answer did not list.
+    func testSmallOriginalsTakeTheirLargestListedSize() throws {
+        let photos = try decode([photo("1", largest: 500), photo("2", largest: 240)], cell: 240)
+        XCTAssertEqual(file(photos[0].imageURL), "1_x_n.jpg")
+        XCTAssertEqual(file(photos[0].largeURL), "1_x.jpg", "the 500 px size for the viewer: no 1024 px one exists")
+        XCTAssertEqual(file(photos[1].imageURL), "2_x_m.jpg", "the 240 px size, though it does not cover")
+        XCTAssertNil(photos[1].largeURL, "nothing larger than the album's")
+    }
+
+    /// An answer listing only the 640 px size: that one, never a `_m` URL it did not list.
+    func testOnlyListedSizesAreUsed() throws {
+        let only640 = #"{"id":"4","secret":"x","server":"7","url_z":"https://live.staticflickr.com/7/4_x_z.jpg","width_z":640,"height_z":480}"#
+        let photos = try decode([only640], cell: 120)
+        XCTAssertEqual(file(photos[0].imageURL), "4_x_z.jpg")
+        XCTAssertNil(photos[0].largeURL)
+        XCTAssertNil(photos[0].thumbnailURL)
+    }
+
+    /// With no size listed at all: built from id, secret and server, the smallest size that
+    /// covers the cell for a 4:3 photo (240 px at scale 1, 320 at 2), 1024 for the viewer.
+    func testURLsAreBuiltOnlyWhenNoSizeIsListed() throws {
+        let bare = #"{"id":"12","secret":"s2","server":"7","title":"B"}"#
+        let scale1 = try decode([bare], cell: 120)[0]
+        XCTAssertEqual(scale1.imageURL.absoluteString, "https://live.staticflickr.com/7/12_s2_m.jpg")
+        XCTAssertEqual(scale1.largeURL?.absoluteString, "https://live.staticflickr.com/7/12_s2_b.jpg")
+        XCTAssertEqual(scale1.thumbnailURL?.absoluteString, "https://live.staticflickr.com/7/12_s2_q.jpg")
+        XCTAssertNil(scale1.width)
+        XCTAssertEqual(try decode([bare], cell: 240)[0].imageURL.lastPathComponent, "12_s2_n.jpg")
+    }
+
+    func testTheSearchAsksForEverySizeItMayTake() {
+        let source = FlickrSource(apiKey: "k", client: FakeHTTPClient { _ in Data() })
+        let extras = queryParameters(source.searchURL(near: Coordinate(latitude: 1, longitude: 2), page: 1, perPage: 5))["extras"]
+        let asked = Set((extras ?? "").split(separator: ",").map(String.init))
+        XCTAssertTrue(["url_s", "url_n", "url_m", "url_z", "url_c", "url_l"].allSatisfy(asked.contains), "\(asked)")
     }
 }

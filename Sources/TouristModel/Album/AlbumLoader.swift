@@ -99,6 +99,10 @@ public final class AlbumLoader {
         /// Failed for want of a network while the monitor still said online (it often tells after
         /// the transfers noticed): fetched again when it comes back.
         var networkFailures: Set<Int64> = []
+        /// Hosts that asked this album's requests to slow down: their pauses hold its photos.
+        var pausedHosts: Set<String> = []
+        /// 429s in a row to each photo (`refusalsToFail`).
+        var refusals: [Int64: Int] = [:]
     }
 
     /// Who follows the loader (AlbumLoaderObservers.swift).
@@ -124,6 +128,7 @@ public final class AlbumLoader {
         self.rules = rules
         self.decodable = decodable
         self.scheduler.connectivity.observe(by: self) { [weak self] online in self?.connectivityChanged(online) }
+        self.scheduler.pauses.observe(by: self) { [weak self] host in self?.pauseChanged(host) }
     }
 
     public var isActive: Bool { searchRun.task != nil || !transfers.tasks.isEmpty }

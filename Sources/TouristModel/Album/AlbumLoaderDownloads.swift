@@ -1,7 +1,8 @@
 import Foundation
 import ImageSniffing
 
-// Downloading the album's pending photos, and waiting for the network when there is none.
+// Downloading the album's pending photos, and waiting for the network when there is none or
+// for a host that asked the app to slow down.
 extension AlbumLoader {
     /// Puts a failed photo back in the queue; its download starts when the store delivers it
     /// pending (unobserved, at once).
@@ -35,6 +36,7 @@ extension AlbumLoader {
         do {
             let incoming = try await fetch(photo, id: id, transfer: transfer)
             outcome = .downloaded(incoming)
+            transfers.refusals[id] = nil
             // Shown now, from its file in place; its row follows with the next batch.
             if !Task.isCancelled {
                 transfers.arrived[id] = incoming.name
@@ -43,6 +45,16 @@ extension AlbumLoader {
         } catch {
             // Cancelled (left the album, removed the photo, new collection): the row stays pending.
             if Task.isCancelled || Self.isCancellation(error) { return }
+            if let asked = Self.slowDown(error), let host = URL(string: photo.remoteURL)?.host?.lowercased() {
+                pause(host, asked)
+                let refusals = transfers.refusals[id, default: 0] + 1
+                transfers.refusals[id] = refusals < Self.refusalsToFail ? refusals : nil
+                if refusals < Self.refusalsToFail {
+                    // Not a failure of the photo: it waits in the scheduler until the host's pause is over.
+                    transfers.tasks[id] = nil
+                    return downloadPending()
+                }
+            }
             if isNetworkFailure(error) {
                 if !scheduler.connectivity.isOnline {
                     // Not a failure of the photo: it waits in the scheduler until the network is back.
@@ -79,9 +91,11 @@ extension AlbumLoader {
         do {
             do {
                 defer { transferDone(id, transfer) }
-                try await scheduler.withSlot(host: url.host?.lowercased() ?? "", owner: ObjectIdentifier(self)) {
+                let host = url.host?.lowercased() ?? ""
+                try await scheduler.withSlot(host: host, owner: ObjectIdentifier(self)) {
                     try await client.download(url, to: incoming.temporaryURL, rules: rules)
                 }
+                scheduler.pauses.succeeded(host: host)
             }
             // Checks and fsync: off the main thread; the file is mapped, not read.
             try await Task.detached {
@@ -114,7 +128,36 @@ extension AlbumLoader {
         if !Task.isCancelled { downloadPending() }
     }
 
-    // MARK: Offline
+    // MARK: Waiting: offline, or for a host's pause
+
+    /// Photos (or the search) waiting because a host asked the app to slow down: the pause that
+    /// holds them (the one that ends last). The album says so once instead of failing them.
+    public var slowDown: HostPauses.Pause? {
+        let pauses = scheduler.pauses
+        guard !pauses.isEmpty, state.isDownloading else { return nil }
+        let held = transfers.pausedHosts.compactMap(pauses.pause) + [scheduler.pause(holding: ObjectIdentifier(self))].compactMap { $0 }
+        return held.max { $0.until < $1.until }
+    }
+
+    /// 429s in a row to one photo that fail it: a host that refuses one address for good (as
+    /// Wikimedia's CDN refuses a thumbnail width that is not one of its steps) is not busy, and
+    /// its photo would otherwise pause the whole host again at each try, for every album.
+    static let refusalsToFail = 5
+
+    /// `host` refused one of this album's requests: every request to it waits.
+    func pause(_ host: String, _ asked: (retryAfter: Double?, reason: HostPauses.Reason)) {
+        // Before the pause is announced: the album's banner reads it from here.
+        transfers.pausedHosts.insert(host)
+        scheduler.pauses.slowDown(host: host, service: source.id.organisation, retryAfter: asked.retryAfter, reason: asked.reason)
+    }
+
+    func pauseChanged(_ host: String) {
+        guard lifecycle != .closed else { return }
+        // A page waiting for the search to leave is built now: it leaves when the pause is over.
+        if host == source.apiHost, scheduler.pauses.pause(for: host) != nil { searchLeft() }
+        // The album's banner.
+        notify(.changed)
+    }
 
     func connectivityChanged(_ online: Bool) {
         guard lifecycle != .closed else { return }

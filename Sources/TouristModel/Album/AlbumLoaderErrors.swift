@@ -18,6 +18,18 @@ extension AlbumLoader {
         return error.localizedDescription
     }
 
+    /// A host asking the app to slow down (429, or the key's budget spent): the seconds it asked
+    /// for, if it said, and why.
+    static func slowDown(_ error: Error) -> (retryAfter: Double?, reason: HostPauses.Reason)? {
+        switch error {
+        case HTTPError.rateLimited(let retryAfter): (retryAfter, .tooManyRequests)
+        case HTTPError.status(429): (nil, .tooManyRequests)
+        case PhotoSourceError.rateLimited(_, let retryAfter): (retryAfter, .tooManyRequests)
+        case PhotoSourceError.budgetSpent(_, let retryAfter): (retryAfter, .budgetSpent)
+        default: nil
+        }
+    }
+
     /// Could not reach the service (as opposed to an answer that was wrong).
     func isNetworkFailure(_ error: Error) -> Bool {
         switch error {

@@ -48,7 +48,7 @@ extension AlbumLoader {
         searchRun.task = Task { [weak self] in
             do {
                 // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
-                let stored = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", owner: owner) {
+                let stored = try await scheduler.withSlot(host: "search:\(source.id.rawValue)", gate: source.apiHost, owner: owner) {
                     try await Self.searchAndStore(source: source, store: store, near: coordinate, page: page, perPage: perPage,
                                                   pinID: pinID, unlessFilled: unlessFilled, sent: sent)
                 }
@@ -81,6 +81,7 @@ extension AlbumLoader {
     private func searchFinished(_ stored: AlbumRows) {
         searchRun.task = nil
         searchLeft()
+        if let host = source.apiHost { scheduler.pauses.succeeded(host: host) }
         // Still `.searching` (with no task: stored) until the store delivers the new generation.
         if (rows?.generation ?? 0) > searchRun.base { searchRun.progress = .none }
         // Unobserved, or read before the observation's news: downloads start without waiting for it.
@@ -93,6 +94,11 @@ extension AlbumLoader {
     private func searchFailed(_ error: Error) {
         searchRun.task = nil
         searchLeft()
+        if let asked = Self.slowDown(error), let host = source.apiHost {
+            // Not a failure: asked again, it waits in the scheduler until the host's pause is over.
+            pause(host, asked)
+            return search(page: searchRun.page, unlessFilled: searchRun.unlessFilled)
+        }
         if isNetworkFailure(error) {
             // Offline: asked again, it waits in the scheduler until the network is back.
             if !scheduler.connectivity.isOnline { return search(page: searchRun.page) }
@@ -104,11 +110,13 @@ extension AlbumLoader {
     }
 
     /// Calls `body` once the running search's request is on its way (written on its connection),
-    /// at once when none is waiting to leave: no search, sent already, or offline (it waits in
-    /// the scheduler for the network). The album's page is built then: building it first held
-    /// the request back by the build and the page's first frame (25-30 ms on this machine).
+    /// at once when none is waiting to leave: no search, sent already, offline (it waits in the
+    /// scheduler for the network), or its host paused (it waits for the pause to end). The
+    /// album's page is built then: building it first held the request back by the build and the
+    /// page's first frame (25-30 ms on this machine).
     public func whenSearchLeaves(_ body: @escaping @MainActor () -> Void) {
-        guard searchRun.task != nil, !searchRun.hasLeft, scheduler.connectivity.isOnline else { return body() }
+        guard searchRun.task != nil, !searchRun.hasLeft, scheduler.connectivity.isOnline,
+              source.apiHost.flatMap(scheduler.pauses.pause) == nil else { return body() }
         searchRun.onLeft.append(body)
     }
 

@@ -7,7 +7,8 @@ import Foundation
 /// more a host: handed to an HTTP client that lets them wait in its own queue for a connection
 /// (the photo session's limit is `perHost`), they start the moment one is free. Offline
 /// (`connectivity`), no slot is granted: requests wait instead of failing, and go on when the
-/// network is back.
+/// network is back. Likewise no slot goes to a host that asked the app to slow down (`pauses`)
+/// until its pause is over.
 @MainActor
 public final class DownloadScheduler {
     /// A granted transfer slot; give it back with `release`.
@@ -19,6 +20,8 @@ public final class DownloadScheduler {
     private struct Waiter {
         let id: Int
         let host: String
+        /// The host whose pause holds it (a search's slot is counted apart from the photos').
+        let gate: String
         let owner: ObjectIdentifier
         let continuation: CheckedContinuation<Slot, Error>
     }
@@ -27,6 +30,8 @@ public final class DownloadScheduler {
     public let total: Int
     public let ahead: Int
     public let connectivity: Connectivity
+    /// Hosts that asked the app to slow down.
+    public let pauses: HostPauses
     /// Where the transfers' photos are written, with the same foreground owners first.
     public let saves: PhotoSaver
     private var running: [String: Int] = [:]
@@ -36,15 +41,26 @@ public final class DownloadScheduler {
     private var foreground: Set<ObjectIdentifier> = []
     private var nextID = 0
 
-    public init(perHost: Int = 8, total: Int = 16, ahead: Int = 0, connectivity: Connectivity = Connectivity()) {
+    public init(perHost: Int = 8, total: Int = 16, ahead: Int = 0, connectivity: Connectivity = Connectivity(),
+                pauses: HostPauses = HostPauses()) {
         self.perHost = max(1, perHost)
         self.total = max(1, total)
         self.ahead = max(0, ahead)
         self.connectivity = connectivity
+        self.pauses = pauses
         saves = PhotoSaver()
         connectivity.observe(by: self) { [weak self] online in
             if online { self?.grant() }
         }
+        // A pause over: its host's waiters go on.
+        pauses.observe(by: self) { [weak self] _ in self?.grant() }
+    }
+
+    /// The pause that holds `owner`'s waiting requests (the one that ends last), if any.
+    public func pause(holding owner: ObjectIdentifier) -> HostPauses.Pause? {
+        var gates = Set<String>()
+        for waiter in waiting where waiter.owner == owner { gates.insert(waiter.gate) }
+        return gates.compactMap(pauses.pause).max { $0.until < $1.until }
     }
 
     /// Requests waiting for a slot.
@@ -57,9 +73,10 @@ public final class DownloadScheduler {
         saves.setForeground(owner, isForeground)
     }
 
-    /// Waits for a slot for a transfer to `host` (a host name, or any key for one service).
-    /// Throws `CancellationError` when the task is cancelled while waiting (it then holds no slot).
-    public func slot(host: String, owner: ObjectIdentifier) async throws -> Slot {
+    /// Waits for a slot for a transfer to `host` (a host name, or any key for one service), and
+    /// for `gate`'s pause if it has one (`host`'s when nil). Throws `CancellationError` when the
+    /// task is cancelled while waiting (it then holds no slot).
+    public func slot(host: String, gate: String? = nil, owner: ObjectIdentifier) async throws -> Slot {
         nextID += 1
         let id = nextID
         let ownerKey = owner
@@ -69,7 +86,7 @@ public final class DownloadScheduler {
                     continuation.resume(throwing: CancellationError())
                     return
                 }
-                waiting.append(Waiter(id: id, host: host, owner: ownerKey, continuation: continuation))
+                waiting.append(Waiter(id: id, host: host, gate: gate ?? host, owner: ownerKey, continuation: continuation))
                 grant()
             }
         } onCancel: {
@@ -84,9 +101,10 @@ public final class DownloadScheduler {
         grant()
     }
 
-    /// Runs `body` holding a slot for `host`.
-    public func withSlot<T>(host: String, owner: ObjectIdentifier, _ body: () async throws -> T) async throws -> T {
-        let slot = try await slot(host: host, owner: owner)
+    /// Runs `body` holding a slot for `host` (see `slot`).
+    public func withSlot<T>(host: String, gate: String? = nil, owner: ObjectIdentifier,
+                            _ body: () async throws -> T) async throws -> T {
+        let slot = try await slot(host: host, gate: gate, owner: owner)
         defer { release(slot) }
         return try await body()
     }
@@ -109,7 +127,8 @@ public final class DownloadScheduler {
 
     private func nextGrantable() -> Int? {
         var firstBackground: Int?
-        for (index, waiter) in waiting.enumerated() {
+        let paused = !pauses.isEmpty
+        for (index, waiter) in waiting.enumerated() where !paused || pauses.pause(for: waiter.gate) == nil {
             let running = running[waiter.host, default: 0]
             if foreground.contains(waiter.owner) {
                 if running < perHost + ahead, activeCount < total + ahead { return index }

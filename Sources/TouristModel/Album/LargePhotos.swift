@@ -4,7 +4,8 @@ import ImageSniffing
 /// The photo viewer's sharper versions. The album downloads each photo at the size its cells
 /// need; the viewer shows that at once and asks here for the photo's `largeURL`, fetched on
 /// demand and kept in the cache folder (the XDG cache: it can always be fetched again), the
-/// newest `capacity` of them. Offline, or when the fetch fails, the viewer keeps the album's.
+/// newest `capacity` of them. Offline, while the host asks the app to slow down (`HostPauses`),
+/// or when the fetch fails, the viewer keeps the album's.
 @MainActor
 public final class LargePhotos {
     /// A sharper photo is a few MB; a panorama may be more.
@@ -14,11 +15,14 @@ public final class LargePhotos {
     private let client: HTTPClient
     private let connectivity: Connectivity
     private let capacity: Int
+    private let pauses: HostPauses?
 
-    public init(directory: URL, client: HTTPClient, connectivity: Connectivity, capacity: Int = 100) {
+    public init(directory: URL, client: HTTPClient, connectivity: Connectivity, pauses: HostPauses? = nil,
+                capacity: Int = 100) {
         self.directory = directory
         self.client = client
         self.connectivity = connectivity
+        self.pauses = pauses
         self.capacity = max(capacity, 1)
     }
 
@@ -53,12 +57,23 @@ public final class LargePhotos {
         guard let text = photo.largeURL, let url = URL(string: text), ["http", "https"].contains(url.scheme) else { return nil }
         let file = directory.appendingPathComponent(Self.fileName(for: text), isDirectory: false)
         if DurableFile.isRegularFile(file) { return Fetched(file: file, data: nil, written: nil) }
-        guard connectivity.isOnline else { return nil }
+        let host = url.host?.lowercased() ?? ""
+        guard connectivity.isOnline, pauses?.pause(for: host) == nil else { return nil }
         var rules = Self.rules
         rules.policy = policy
-        // The transfer is the caller's task's: cancelling it (the next photo) cancels this.
-        guard let data = try? await client.get(url, rules: rules), !Task.isCancelled,
-              ImageCheck.problem(with: data) == nil else { return nil }
+        let data: Data
+        do {
+            // The transfer is the caller's task's: cancelling it (the next photo) cancels this.
+            data = try await client.get(url, rules: rules)
+        } catch {
+            if let asked = AlbumLoader.slowDown(error) {
+                let service = PhotoSourceID(rawValue: photo.source)?.organisation ?? host
+                pauses?.slowDown(host: host, service: service, retryAfter: asked.retryAfter, reason: asked.reason)
+            }
+            return nil
+        }
+        pauses?.succeeded(host: host)
+        guard !Task.isCancelled, ImageCheck.problem(with: data) == nil else { return nil }
         // Written and synced off the main thread, as the album's downloads are.
         let directory = directory, capacity = capacity
         let written = Task.detached(priority: .utility) { () -> Bool in

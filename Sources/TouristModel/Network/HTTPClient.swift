@@ -4,6 +4,8 @@ import Foundation
 public enum HTTPError: Error, Equatable, Sendable {
     /// A non-2xx status.
     case status(Int)
+    /// 429 Too Many Requests, with the seconds its `Retry-After` asks for (`RetryAfter`), if any.
+    case rateLimited(retryAfter: Double?)
     /// The body exceeded `maxBytes`.
     case tooLarge(limit: Int)
     /// Only http and https are fetched.

@@ -101,6 +101,8 @@ public struct CommonsSource: PhotoSource {
         AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
     }
 
+    public var apiHost: String? { endpoint.host?.lowercased() }
+
     /// Commons' thumbnails are on upload.wikimedia.org.
     public var photoOrigin: URL? {
         Self.photoOrigin(endpoint: endpoint, defaultEndpoint: Self.defaultEndpoint, production: "https://upload.wikimedia.org/")

@@ -21,16 +21,19 @@ public struct FlickrSource: PhotoSource {
     private let radiusKm: Double
     private let client: any HTTPClient
     private let cellPixels: Int
+    private let budget: RequestBudget
 
-    /// `cellPixels`: the side of an album cell in device pixels; the album takes Flickr's 240 px
-    /// size (`m`) where its shorter side covers a cell, else the 640 px size (`z`).
+    /// `cellPixels`: the side of an album cell in device pixels; the album takes the smallest size
+    /// the answer lists whose shorter side covers it (`FlickrSizes`). `budget`: the key's
+    /// requests an hour.
     public init(apiKey: String, endpoint: URL = defaultEndpoint, radiusKm: Double = 5, cellPixels: Int = 120,
-                client: HTTPClient) {
+                budget: RequestBudget = .flickr, client: HTTPClient) {
         self.apiKey = apiKey
         self.endpoint = endpoint
         // Flickr wants 0 < radius < 32 km.
         self.radiusKm = radiusKm.isFinite ? min(max(radiusKm, 0.01), 31.99) : 5
         self.cellPixels = cellPixels
+        self.budget = budget
         self.client = client
     }
 
@@ -44,7 +47,7 @@ public struct FlickrSource: PhotoSource {
             ("radius_units", "km"),
             ("per_page", String(min(max(perPage, 1), Self.maxPerPage))),
             ("page", String(max(page, 1))),
-            ("extras", "url_q,url_m,url_z,url_b,owner_name,license,geo,date_taken"),
+            ("extras", FlickrSizes.extras + ",owner_name,license,geo,date_taken"),
             ("safe_search", "1"),
             ("content_type", "1"),
             ("media", "photos"),
@@ -64,12 +67,19 @@ public struct FlickrSource: PhotoSource {
         AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint)
     }
 
+    public var apiHost: String? { endpoint.host?.lowercased() }
+
     public func search(near: Coordinate, page: Int, perPage: Int) async throws -> PhotoPage {
         try await search(near: near, page: page, perPage: perPage, sent: {})
     }
 
     public func search(near: Coordinate, page: Int, perPage: Int,
                        sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
+        if let wait = budget.take(apiKey) {
+            await sent()
+            let (seconds, fraction) = wait.components
+            throw PhotoSourceError.budgetSpent(displayName, retryAfter: Double(seconds) + Double(fraction) / 1e18)
+        }
         let data = try await client.fetch(searchURL(near: near, page: page, perPage: perPage),
                                           maxBytes: Self.maxResponseBytes, service: displayName, sent: sent)
         var result = try Self.decode(data, cellPixels: cellPixels)
@@ -138,39 +148,19 @@ public struct FlickrSource: PhotoSource {
         }
     }
 
-    /// Flickr's small size (m): 240 px on the longer side.
-    static let smallSide = 240
-
     private static func remotePhoto(_ item: PhotoJSON, cellPixels: Int) -> RemotePhoto? {
         let id = item.id?.value
-        func built(_ size: String) -> URL? {
+        func built(_ size: FlickrSizes.Size) -> URL? {
             // Only plain tokens go into the path, so odd data cannot steer the URL elsewhere.
             guard let id, let secret = item.secret?.value, let server = item.server?.value,
                   [id, secret, server].allSatisfy(isToken) else { return nil }
-            return URL(string: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_\(size).jpg")
+            let suffix = size.suffix.map { "_" + $0 } ?? ""
+            return URL(string: "https://live.staticflickr.com/\(server)/\(id)_\(secret)\(suffix).jpg")
         }
-        let sized: [(String?, LooseInt?, LooseInt?)] = [
-            (item.url_z, item.width_z, item.height_z),
-            (item.url_m, item.width_m, item.height_m),
-            (item.url_b, item.width_b, item.height_b),
-        ]
-        var image: (url: URL, width: Int?, height: Int?)?
-        for (text, width, height) in sized {
-            if let url = webURL(text) {
-                image = (url, width.in(Bounded.dimension), height.in(Bounded.dimension))
-                break
-            }
-        }
-        if image == nil, let url = built("z") { image = (url, nil, nil) }
-        // A small cell: the 240 px size (m) when its shorter side covers the cell. Not the
-        // 150 px square (q): the viewer offline and Export Album show the album's own copy.
-        let mWidth = item.width_m.in(Bounded.dimension), mHeight = item.height_m.in(Bounded.dimension)
-        if min(mWidth ?? Self.smallSide, mHeight ?? Self.smallSide * 3 / 4) >= cellPixels,
-           let small = webURL(item.url_m) ?? built("m") {
-            image = (small, mWidth, mHeight)
-        }
-        guard let image else { return nil }
-        let large = webURL(item.url_b) ?? built("b")
+        let listed = listedSizes(item)
+        let chosen = FlickrSizes.album(listed, cell: cellPixels)
+        guard let imageURL = chosen?.url ?? built(FlickrSizes.toBuild(cell: cellPixels)) else { return nil }
+        let large = listed.isEmpty ? built(FlickrSizes.large) : FlickrSizes.viewer(listed, album: chosen)?.url
 
         let owner = item.owner?.value
         var pageURL: URL?
@@ -179,19 +169,32 @@ public struct FlickrSource: PhotoSource {
         }
         let license = item.license.in(Self.licenseRange).map(licenseName) ?? ""
         return RemotePhoto(
-            sourceId: id ?? image.url.absoluteString,
-            imageURL: image.url,
-            thumbnailURL: webURL(item.url_q) ?? built("q"),
-            largeURL: large == image.url ? nil : large,
+            sourceId: id ?? imageURL.absoluteString,
+            imageURL: imageURL,
+            thumbnailURL: webURL(item.url_q) ?? (listed.isEmpty ? built(FlickrSizes.square) : nil),
+            largeURL: large == imageURL ? nil : large,
             title: (item.title?.value ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
             author: item.ownername?.value ?? owner ?? "",
             license: license,
             pageURL: pageURL,
-            width: image.width,
-            height: image.height,
+            width: chosen?.width,
+            height: chosen?.height,
             coordinate: geo(item),
             taken: TakenDate.flickr(item.datetaken?.value, granularity: item.datetakengranularity.in(0...10),
                                     unknown: item.datetakenunknown.in(0...1) == 1))
+    }
+
+    /// The sizes the answer lists for the photo, smallest first; a size whose URL is missing or
+    /// not a web address is not listed.
+    private static func listedSizes(_ item: PhotoJSON) -> [FlickrSizes.Listed] {
+        let fields = [(item.url_s, item.width_s, item.height_s), (item.url_n, item.width_n, item.height_n),
+                      (item.url_m, item.width_m, item.height_m), (item.url_z, item.width_z, item.height_z),
+                      (item.url_c, item.width_c, item.height_c), (item.url_l, item.width_l, item.height_l)]
+        return zip(FlickrSizes.table, fields).compactMap { size, field in
+            webURL(field.0).map {
+                FlickrSizes.Listed(size: size, url: $0, width: field.1.in(Bounded.dimension), height: field.2.in(Bounded.dimension))
+            }
+        }
     }
 
     /// The photo's position; Flickr says "none" with 0 and 0.
@@ -240,16 +243,10 @@ public struct FlickrSource: PhotoSource {
         var title: LooseString?
         var ownername: LooseString?
         var license: LooseInt?
-        var url_q: String?
-        var url_m: String?
-        var url_z: String?
-        var url_b: String?
-        var width_m: LooseInt?
-        var height_m: LooseInt?
-        var width_z: LooseInt?
-        var height_z: LooseInt?
-        var width_b: LooseInt?
-        var height_b: LooseInt?
+        /// The sizes of `FlickrSizes`: 150 px square, 240, 320, 500, 640, 800 and 1024 px.
+        var url_q, url_s, url_n, url_m, url_z, url_c, url_l: String?
+        var width_s, height_s, width_n, height_n, width_m, height_m: LooseInt?
+        var width_z, height_z, width_c, height_c, width_l, height_l: LooseInt?
         /// The geo extra: numbers or strings, 0 and 0 for "no position".
         var latitude: LooseDouble?
         var longitude: LooseDouble?

@@ -65,7 +65,11 @@ public struct PhotoPage: Sendable, Equatable {
 public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     case invalidAPIKey
     case serviceUnavailable(String)
-    case rateLimited(String)
+    /// The service answered 429; `retryAfter`: the seconds it asked to wait, if it said.
+    case rateLimited(String, retryAfter: Double? = nil)
+    /// The app has made as many requests as the service allows a key in its window (Flickr's
+    /// 3,600 an hour, `RequestBudget`); one is free again in `retryAfter` seconds.
+    case budgetSpent(String, retryAfter: Double)
     case service(code: Int, message: String)
     case malformedResponse(String)
     case http(Int)
@@ -95,9 +99,12 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
         case .serviceUnavailable(let service):
             // Translators: %@ is a photo service, "Flickr" or "Wikimedia Commons".
             return String(format: tr("%@ is unavailable right now"), service)
-        case .rateLimited(let service):
+        case .rateLimited(let service, _):
             // Translators: %@ is a photo service, "Flickr" or "Wikimedia Commons".
             return String(format: tr("%@ is receiving too many requests; try again in a few minutes"), service)
+        case .budgetSpent(let service, _):
+            // Translators: %@ is a photo service, "Flickr".
+            return String(format: tr("The hourly limit of %@ requests is reached"), service)
         case .service(let code, let message):
             // Translators: %@ is the error number the service sent.
             return message.isEmpty ? String(format: tr("The service reported error %@"), String(code)) : message
@@ -141,6 +148,7 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
     public static func from(_ error: HTTPError, service: String) -> PhotoSourceError {
         switch error {
         case .status(429): return .rateLimited(service)
+        case .rateLimited(let retryAfter): return .rateLimited(service, retryAfter: retryAfter)
         case .status(503): return .serviceUnavailable(service)
         case .status(let status): return .http(status)
         case .tooLarge: return .tooLarge
@@ -172,6 +180,14 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
 /// Which service an album came from; the raw value is what the store records.
 public enum PhotoSourceID: String, Sendable, CaseIterable {
     case flickr, commons
+
+    /// Who runs its hosts, as a message that a host asks the app to slow down names it.
+    public var organisation: String {
+        switch self {
+        case .flickr: "Flickr"
+        case .commons: "Wikimedia"
+        }
+    }
 }
 
 public protocol PhotoSource: Sendable {
@@ -191,11 +207,15 @@ public protocol PhotoSource: Sendable {
     /// Where its photos usually come from (scheme, host and port), for a connection opened while
     /// the search is under way; nil when it cannot tell.
     var photoOrigin: URL? { get }
+    /// The host its searches go to (lower-case): a pause that host asks for holds them
+    /// (`HostPauses`). Nil when it cannot tell.
+    var apiHost: String? { get }
 }
 
 extension PhotoSource {
     public var addressPolicy: AddressPolicy { .production }
     public var photoOrigin: URL? { nil }
+    public var apiHost: String? { nil }
 
     /// `endpoint`'s origin when it replaces `production`'s endpoint (tests and offline use serve
     /// the photos there too), else `production`'s photo host.

@@ -145,7 +145,7 @@ public final class Geocoder {
 
     static func map(_ error: HTTPError) -> GeocoderError {
         switch error {
-        case .status(429): return .rateLimited
+        case .status(429), .rateLimited: return .rateLimited
         case .status(let status): return .unavailable(status)
         case .timedOut, .tooSlow: return .timedOut
         case .tooLarge, .unsupportedScheme, .blockedAddress, .truncated: return .malformed

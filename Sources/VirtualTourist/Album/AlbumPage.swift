@@ -25,8 +25,9 @@ final class AlbumPage {
     private let progress = Label()
     private let progressUpdates = Throttle(milliseconds: 250)
     private let newCollection = Button(label: tr("New Collection"))
-    /// Offline with photos still to fetch: one line for the album instead of an error per photo.
-    private let offlineBanner = Banner(title: tr("Offline — the photos will download when you are back online"))
+    /// Photos waiting (offline, or for a host's pause): one line for the album instead of an
+    /// error per photo.
+    private let waitBanner = AlbumBanner()
     private let emptyPage: StatusPage
     private let errorPage: StatusPage
     private let title: WindowTitle
@@ -89,7 +90,7 @@ final class AlbumPage {
         mapToggle.setAccessibleDescription(tr("Shows where each photo was taken"))
         header.packEnd(mapToggle)
         Self.serial += 1
-        page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: offlineBanner, bar: bar,
+        page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: waitBanner.banner, bar: bar,
                                                    mapClamp: mapClamp),
                               title: pin.title, tag: "album-\(Self.serial)")
         page.insertActionGroup("album", sortMenu.actions)
@@ -263,6 +264,7 @@ final class AlbumPage {
         observation?.cancel()
         observation = nil
         progressUpdates.cancel()
+        waitBanner.stop()
         loader.close()
     }
 
@@ -312,7 +314,7 @@ final class AlbumPage {
             progress.text = text
         }
         newCollection.isSensitive = state.canRequestNewCollection
-        offlineBanner.isRevealed = loader.isWaitingForNetwork
+        waitBanner.show(offline: loader.isWaitingForNetwork, pause: loader.slowDown)
     }
 
     /// The downloaded photos, in the grid's order, for the viewer; it removes them as the grid does.

@@ -32,4 +32,6 @@ struct KeyringKeySource: PhotoSource {
     func highestPage(total: Int, pages: Int, perPage: Int) -> Int {
         make("").highestPage(total: total, pages: pages, perPage: perPage)
     }
+
+    var apiHost: String? { make("").apiHost }
 }

@@ -23,7 +23,10 @@ final class TouristApplication {
     /// moment a connection is free instead of when the main thread next turns (curl's handoff
     /// takes 0.6–0.9 ms; through the main thread it took 3.5–10 ms while the grid was painted, P1).
     private(set) lazy var downloads = DownloadScheduler(perHost: Self.photoConnections, total: 16, ahead: 4,
-                                                        connectivity: connectivity)
+                                                        connectivity: connectivity, pauses: pauses)
+    /// Hosts that asked the app to slow down (429): the albums' photos and searches wait for
+    /// their pauses in `downloads`, and the viewer keeps the album's copy meanwhile.
+    let pauses = HostPauses()
     /// The thread the photos' transfers run on: the main thread only hands each request over.
     private lazy var photoThread = LoopThread(name: "photo-transfers")
     /// The albums' photo transfers: a session of their own, run on the photos' thread.
@@ -59,7 +62,7 @@ final class TouristApplication {
     /// The photo viewer's sharper versions, fetched on demand into the cache folder.
     private(set) lazy var largePhotos = LargePhotos(
         directory: configuration.paths.cacheDirectory.appendingPathComponent("large-photos", isDirectory: true),
-        client: viewerHTTP, connectivity: connectivity)
+        client: viewerHTTP, connectivity: connectivity, pauses: pauses)
     /// Names pins after their places with the geocoder's reverse search, when the user looks at
     /// them: dropped, opened, or shown by the resting map or My Places.
     private(set) lazy var pinNamer: PinNamer = {
