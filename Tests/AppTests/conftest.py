@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -91,8 +92,12 @@ def loopback(loopback_session):
     # test still holds is released after it, so no handler thread outlives its test.
     loopback_session.control("clear")
     loopback_session.control("reset")
+    loopback_session.app_starts.clear()
     yield loopback_session
     loopback_session.control("clear")
+    # Every test keeps Nominatim's one request a second, as the server sees it (issue 45).
+    short = loopback_session.geocode_gaps_too_short()
+    assert not short, f"Nominatim requests closer than a second: {short}"
 
 
 @pytest.fixture
@@ -108,6 +113,7 @@ def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path, secret_servi
     def start(wait: bool = True, env: dict[str, str] | None = None) -> App:
         app = App(xserver, dirs, runtime_dir, tmp_path / "app.log", {**loopback.env(), **(env or {})})
         apps.append(app)
+        loopback.app_starts.append(time.monotonic())
         return app.start(wait=wait)
 
     yield start
@@ -164,6 +170,7 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
     def start() -> BroadwayApp:
         app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env()}, tmp_path, dirs.root)
         apps.append(app)
+        loopback.app_starts.append(time.monotonic())
         app.start()
         try:
             app.wait_for_map()
