@@ -177,7 +177,9 @@ final class MainWindow {
             .quit: { [unowned self] in self.app.quit() },
             .preferences: { [unowned self] in
                 guard self.preferences == nil else { return }
-                let dialog = SettingsDialog(settings: self.app.userSettings, flickrKey: self.app.flickrKey)
+                let dialog = SettingsDialog(settings: self.app.userSettings, flickrKey: self.app.flickrKey,
+                                            geocoderOverride: self.app.configuration.geocoderOverride)
+                dialog.onPlaceNamesServerChanged = { [unowned self] in self.app.placeNamesServerChanged() }
                 self.preferences = dialog
                 self.app.onFlickrKeyChange = { [weak dialog] in dialog?.showKeyPlace() }
                 dialog.present(over: self.window) { [unowned self] in
