@@ -69,7 +69,8 @@ def test_everything_opens_at_a_phones_size(launch, dirs, paris, loopback, tmp_pa
         press_key(app, "Escape")
         app.wait_gone(role="label", name=f"1 of {PER_ALBUM}", timeout=5)
 
-        press_key(app, "F2")
+        # From the album's menu (F2 arrives as Alt+F2 with xkb-data 2.48, the newest stack's).
+        choose_menu_item(app, "Album Menu", 1, 2)
         entry = app.wait_find(role="text", name="Rename Place", showing=True, timeout=5)
         rename = app.wait_find(role=BUTTON, name="Rename", showing=True, timeout=5)
         cancel = app.wait_find(role=BUTTON, name="Cancel", showing=True, timeout=5)
