@@ -6,7 +6,8 @@ AT-SPI tree looks like.
 Tests never wait for the machine to be fast or slow enough: when a test needs transfers to be
 in progress, it holds them in the loopback service (`loopback.hold(...)`) and releases them when
 it is done looking (`loopback.release(...)`). Every test starts with no faults, no latency, no
-holds and an empty request log."""
+holds and an empty request log, and ends with a check that no two Nominatim requests from one
+app process reached the service less than a second apart (the service's usage policy)."""
 from __future__ import annotations
 
 import os
