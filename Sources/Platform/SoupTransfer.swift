@@ -24,8 +24,9 @@ final class SoupTransfer: @unchecked Sendable {
     private static let chunkSize = 64 * 1024
 
     let cancellable = Cancellable()
-    /// Called once, when the first request's headers were written on its connection.
-    private var onSent: (@MainActor () -> Void)?
+    /// Called each time a request of this transfer finished being written on its connection
+    /// (a redirect's next hop, or libsoup sending it again on a fresh connection).
+    private let onSent: (@MainActor () -> Void)?
     private let session: UnsafeMutablePointer<SoupSession>
     /// The context the transfer runs in (its thread's thread-default one).
     private let context: OpaquePointer
@@ -284,13 +285,14 @@ final class SoupTransfer: @unchecked Sendable {
             Unmanaged<WeakTransfer>.fromOpaque(data).takeUnretainedValue().transfer?.tellSent()
         }
         let box = Unmanaged.passRetained(WeakTransfer(self)).toOpaque()
-        vt_connect(UnsafeMutableRawPointer(message), "wrote-headers", handler, box,
+        // "wrote-body", not "wrote-headers": the moment the whole request is out (for a GET the
+        // two come together on HTTP/1; the body's end is what a server waits for).
+        vt_connect(UnsafeMutableRawPointer(message), "wrote-body", handler, box,
                    { data, _ in Unmanaged<WeakTransfer>.fromOpaque(data!).release() })
     }
 
     private func tellSent() {
         guard let sent = onSent else { return }
-        onSent = nil
         if context == LoopThread.mainContext {
             // The caller's next step (the album's page) waits for this: no extra turn.
             MainActor.assumeIsolated { sent() }

@@ -8,12 +8,22 @@ public enum Localization {
     /// The gettext domain: the catalogues are `<localedir>/<lang>/LC_MESSAGES/virtual-tourist.mo`.
     public static let domain = "virtual-tourist"
 
-    /// Looks up the domain's catalogues under `localeDirectory`, read as UTF-8 whatever the locale.
-    /// Also the default domain, for GtkBuilder's translatable properties.
+    /// The process's default domain: libadwaita's. The app names its own domain in every lookup
+    /// (`tr`, `trn`; it has no GtkBuilder files), but some of libadwaita's strings are looked up
+    /// without one (glib/gi18n.h's `_()`, i.e. gettext(), in its dialogs' close button, "Close",
+    /// and its toasts' announcements; 1.6 to 1.10 alike): with the app's domain as the default
+    /// they were looked up in the app's catalogue and stayed English although libadwaita's has
+    /// them ("Schließen"). libshumate's map scale does the same ("%d km"), which no default can
+    /// serve as well; its units read alike in most languages.
+    public static let defaultDomain = "libadwaita"
+
+    /// Looks up the domain's catalogues under `localeDirectory`, read as UTF-8 whatever the locale,
+    /// and makes libadwaita's the default domain (see `defaultDomain`).
     public static func bind(to localeDirectory: String) {
         bindtextdomain(domain, localeDirectory)
         bind_textdomain_codeset(domain, "UTF-8")
-        textdomain(domain)
+        // libadwaita binds its own domain to its folder when it starts (adw_init).
+        textdomain(defaultDomain)
     }
 }
 

@@ -6,12 +6,14 @@ AT-SPI tree looks like.
 Tests never wait for the machine to be fast or slow enough: when a test needs transfers to be
 in progress, it holds them in the loopback service (`loopback.hold(...)`) and releases them when
 it is done looking (`loopback.release(...)`). Every test starts with no faults, no latency, no
-holds and an empty request log."""
+holds and an empty request log, and ends with a check that no two Nominatim requests from one
+app process reached the service less than a second apart (the service's usage policy)."""
 from __future__ import annotations
 
 import os
 import shutil
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -91,8 +93,12 @@ def loopback(loopback_session):
     # test still holds is released after it, so no handler thread outlives its test.
     loopback_session.control("clear")
     loopback_session.control("reset")
+    loopback_session.app_starts.clear()
     yield loopback_session
     loopback_session.control("clear")
+    # Every test keeps Nominatim's one request a second, as the server sees it (issue 45).
+    short = loopback_session.geocode_gaps_too_short()
+    assert not short, f"Nominatim requests closer than a second: {short}"
 
 
 @pytest.fixture
@@ -108,6 +114,7 @@ def launch(request, xserver, runtime_dir, dirs, loopback, tmp_path, secret_servi
     def start(wait: bool = True, env: dict[str, str] | None = None) -> App:
         app = App(xserver, dirs, runtime_dir, tmp_path / "app.log", {**loopback.env(), **(env or {})})
         apps.append(app)
+        loopback.app_starts.append(time.monotonic())
         return app.start(wait=wait)
 
     yield start
@@ -176,6 +183,7 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
     def start() -> BroadwayApp:
         app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env()}, tmp_path, dirs.root)
         apps.append(app)
+        loopback.app_starts.append(time.monotonic())
         app.start()
         try:
             app.wait_for_map()

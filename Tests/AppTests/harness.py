@@ -251,6 +251,9 @@ class LoopbackService:
             self.proc.kill()
             raise HarnessError(f"loopback service did not start: {line!r}")
         self.base = line.split()[1]
+        # When each app process of the current test started (`time.monotonic`, the service's
+        # clock too): each process paces its own requests.
+        self.app_starts: list[float] = []
 
     @property
     def tile_url(self) -> str:
@@ -285,6 +288,16 @@ class LoopbackService:
     def held(self, target: str | None = None) -> list[dict]:
         """Requests of `target` that are being held right now, oldest first."""
         return [e for e in self.requests(target) if e["held"]]
+
+    def geocode_gaps_too_short(self, minimum: float = 1.0) -> list[str]:
+        """Nominatim's policy, as the server sees it: the gaps shorter than `minimum` seconds
+        between the arrivals of two place search or name requests from one app process."""
+        arrivals = sorted((e["start"], e["path"]) for e in self.requests("geocode"))
+        short = []
+        for (earlier, first), (later, second) in zip(arrivals, arrivals[1:]):
+            if later - earlier < minimum and not any(earlier < start <= later for start in self.app_starts):
+                short.append(f"{first} then {second} {later - earlier:.3f} s apart")
+        return short
 
     def wait_held(self, count: int, target: str = "image", timeout: float = 20.0) -> list[dict]:
         """Waits until at least `count` requests of `target` are held, and returns them."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from gi.repository import Atspi
 from PIL import Image
 
@@ -211,3 +212,41 @@ def test_ctrl_m_shows_the_photos_on_a_map_and_the_grid_again(launch, dirs, paris
     assert has_state(toggle, Atspi.StateType.PRESSED) or has_state(toggle, Atspi.StateType.CHECKED)
     press_key(app, "ctrl+m")
     app.wait_find(role="table", name="Photos", showing=True, timeout=10)
+
+
+
+@pytest.mark.parametrize("key", ["Return", "space"])
+def test_a_mark_reached_by_tab_opens_on_enter_and_space_while_photos_arrive(launch, dirs, paris, loopback,
+                                                                           tmp_path, key):
+    """The keyboard's way to a photo on the Map view: Tab to its mark, then Enter or Space, as a
+    screen reader's click does. Every arrival that changed the marks made each mark's button
+    anew: the one tabbed to left with the focus, and the key opened nothing."""
+    trace = tmp_path / "trace.jsonl"
+    app = launch(env={"VT_TRACE": str(trace)})
+    loopback.hold("image")
+    pin_id, lat, lon = drop_pin(app, dirs)
+    album = open_album(app, lat, lon)
+    album.wait_cells(lambda c: len(c) == PER_ALBUM, 10, "the placeholders")
+    # One photo with a place arrives; the marks of the others are still plain discs.
+    arrived = lambda: [t for (t,) in dirs.query(  # noqa: E731
+        "SELECT title FROM photo WHERE pin_id = ? AND latitude IS NOT NULL AND state = 'downloaded'", (pin_id,))]
+    while not arrived():
+        loopback.wait_held(1)
+        loopback.release("image", count=1)
+        wait_for(lambda: len(loopback.held("image")) == 0 or arrived() or None, 10, message="a photo answered")
+    press_key(app, "ctrl+m")
+    wait_for(lambda: marks(app), 10, message="the Map view's marks")
+
+    def on_an_arrived_mark():
+        app.x.xdotool("key", "Tab")
+        focused = app.find(role=BUTTON, name_re=r"^Photo: ", where=lambda n: has_state(n, Atspi.StateType.FOCUSED))
+        match = focused is not None and MARK_RE.match(name_of(focused))
+        return match.group("title") if match and match.group("title") in arrived() else None
+    title = wait_for(on_an_arrived_mark, 20, interval=0.2, message="Tab to the mark of the photo that arrived")
+    placed = len(app.events("album_map_stand_ins"))
+    # The rest arrive, and the marks change with them.
+    loopback.release("image")
+    wait_for(lambda: len(app.events("album_map_stand_ins")) > placed, 20, message="the marks placed again")
+    app.x.xdotool("key", key)
+    position = [r.title for r in rows(dirs, pin_id)].index(title) + 1
+    Viewer(app).wait_photo(title, f"{position} of {PER_ALBUM}", timeout=10)

@@ -12,6 +12,7 @@ from harness import BUTTON, wait_for
 from test_album import press_key
 from test_my_places import open_places, seed, wait_rows
 from test_offline import PORTAL_ENV, portal  # noqa: F401 (the fixture)
+from test_place_search import search
 
 MONTMARTRE = {"mapLatitude": 48.8867, "mapLongitude": 2.3431, "mapZoom": 14}
 NAME = "Montmartre, Paris"
@@ -108,3 +109,22 @@ def test_stored_pins_are_named_when_looked_at(launch, dirs, loopback):
     asked = sorted((float(r["lat"]), float(r["lon"])) for r in reverse_requests(loopback))
     assert asked == [(-20.0, 100.0), (10.0, 10.0), (48.8867, 2.3431)], asked
     wait_rows(app, lambda n: n and n[-1].startswith(NAME), "the named place's row")
+
+
+def test_a_burst_of_names_and_a_search_reach_the_server_a_second_apart(launch, dirs, loopback):
+    """Nominatim's one request a second, as the server sees it: four pins in view named one
+    after another while the user searches, the server reading every other request 300 ms late
+    (a busy thread). Paced from the sends alone, such a pair arrived 0.8 s apart."""
+    dirs.write_settings(seenIntroduction=True, **MONTMARTRE)
+    lat, lon = MONTMARTRE["mapLatitude"], MONTMARTRE["mapLongitude"]
+    seed(launch, dirs, [(lat + dy, lon + dx, None, None, 1)
+                        for dx, dy in ((-0.03, 0.0), (0.03, 0.0), (0.0, -0.01), (0.0, 0.01))])
+    loopback.control("reset")
+    loopback.control("read-late", target="geocode", ms=",".join(["300", "0"] * 5))
+    app = launch()
+    search(app, "Paris")   # its request takes a turn among the names'
+    app.wait_find(name="Paris, Île-de-France, France métropolitaine, France", showing=True, timeout=20)
+    wait_for(lambda: place_names(dirs) == ["", "", "", ""], 20,
+             message=lambda: f"the pins in view looked up: {place_names(dirs)}")
+    assert len(loopback.requests("geocode")) == 5
+    assert loopback.geocode_gaps_too_short() == []

@@ -140,3 +140,17 @@ def test_scale_leaves_the_longer_german_licence_readable_on_a_phone(launch, dirs
     dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
     app = start_german(launch, german)
     assert_scale_clear_of_licence(app)
+
+
+def test_dialogs_close_in_german_with_the_toolkits_own_words(launch, dirs, paris, german):
+    """libadwaita's catalogue has "Schließen" for a dialog's close button, but libadwaita looks
+    that one up without naming its domain (gettext() in the process's default domain, as the map
+    scale's units in libshumate are): with the app's domain as the default, the button said
+    "Close". A toast's announcement is looked up the same way."""
+    app = start_german(launch, german)
+    app.key("ctrl+comma")
+    dialog = app.wait_find(role="dialog", name="Einstellungen", timeout=10)
+    buttons = [name_of(n) for n in app.find_all(role=BUTTON, within=dialog)]
+    assert "Schließen" in buttons and "Close" not in buttons, buttons
+    # The Place Names group keeps OpenStreetMap's attribution in German too.
+    app.wait_find(role="label", name_re=r"© OpenStreetMap-Mitwirkende \(ODbL\)", within=dialog, timeout=5)

@@ -23,6 +23,12 @@ PLACES = (
      "government", 50.8465565, 4.3661763, (50.8460000, 50.8471000, 4.3652000, 4.3672000)),
     ("mont saint-michel", "Le Mont-Saint-Michel, Avranches, Manche, Normandie, France",
      "village", 48.6359541, -1.5114600, (48.6307000, 48.6400000, -1.5200000, -1.5000000)),
+    # Buildings far apart, so a flight from one to the other crosses zoom levels (issue 45, item 8).
+    ("elbphilharmonie hamburg", "Elbphilharmonie, 1, Platz der Deutschen Einheit, HafenCity, Hamburg-Mitte, "
+     "Hamburg, 20457, Deutschland", "concert_hall", 53.5413297, 9.9841308, (53.5406166, 53.5419722, 9.9826031, 9.9857474)),
+    ("10 downing street london", "Prime Minister’s Office, 10, Downing Street, Westminster, Millbank, London, "
+     "Greater London, England, SW1A 2AA, United Kingdom", "government", 51.5033635, -0.1276248,
+     (51.5032186, 51.5035095, -0.1279139, -0.1273253)),
     ("springfield", "Springfield, Sangamon County, Illinois, United States",
      "city", 39.7990175, -89.6439575, (39.6537000, 39.8750000, -89.7900000, -89.5500000)),
     ("springfield", "Springfield, Hampden County, Massachusetts, United States",

@@ -28,6 +28,9 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
     /_control/release?target=T&count=K       answer the K oldest held requests of T (they go
                                              on normally: latency, faults, response); without
                                              count: every held request of T, and T's holds end
+    /_control/read-late?target=T&ms=A,B,...  the next requests of T are read A, B, ... ms late
+                                             (logged as arriving then), as a busy server thread
+                                             or a connection not yet accepted reads them
 
 Fault modes: listed and described in loopback_faults.py.
 
@@ -117,6 +120,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                   "search" if url.path.startswith(("/flickr/", "/commons/")) else
                   "image" if url.path.startswith("/images/") else
                   "geocode" if url.path.startswith("/nominatim/") else "other")
+        if late := self.state.take_read_delay(target):
+            time.sleep(late / 1000)
         entry = {"path": url.path, "query": url.query, "method": self.command, "target": target,
                  "start": time.monotonic(), "end": None,
                  "user_agent": self.headers.get("User-Agent", ""), "status": None, "fault": None,
@@ -276,6 +281,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             elif name == "clear":
                 with st.lock:
                     st.faults.clear()
+                    st.read_late.clear()
                     st.latency_ms = st.default_latency_ms
                 st.release("any", -1)
             elif name == "hold":
@@ -293,6 +299,13 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                     return json_response({"ok": False, "error": "bad target/count",
                                           "targets": FAULT_TARGETS}, 400)
                 released = st.release(target, count)
+            elif name == "read-late":
+                target = TARGET_ALIASES.get(q.get("target", "any"), q.get("target", "any"))
+                delays = [max(0, int(ms)) for ms in q["ms"].split(",")]
+                if target not in FAULT_TARGETS:
+                    return json_response({"ok": False, "error": "bad target", "targets": FAULT_TARGETS}, 400)
+                with st.lock:
+                    st.read_late[target] = delays
             elif name == "latency":
                 st.latency_ms = max(0, int(q["ms"]))
             elif name == "total":

@@ -43,6 +43,7 @@ class State:
         self.faults: list[dict] = []
         self.holds: list[dict] = []          # rules: {"target", "count"} (count -1 = every)
         self.held: list[dict] = []           # request entries waiting for a release, oldest first
+        self.read_late: dict[str, list[int]] = {}   # target -> ms each next request is read late
         self.released = threading.Condition(self.lock)
         self.requests: list[dict] = []
         self.connections: list[dict] = []
@@ -66,6 +67,12 @@ class State:
                             self.faults.remove(fault)
                     return dict(fault)
         return None
+
+    def take_read_delay(self, target: str) -> int:
+        """How many ms late the next request of `target` is read (uses up one `read-late` value)."""
+        with self.lock:
+            delays = self.read_late.get(target) or self.read_late.get("any")
+            return delays.pop(0) if delays else 0
 
     def take_hold(self, target: str) -> bool:
         """Whether a request of `target` must wait for a release (uses up a counted hold)."""

@@ -509,6 +509,26 @@ def test_geocoder_answers_like_nominatim(base):
     assert control(base, "stats")["counts"]["geocode"] == 4
 
 
+def test_read_late_logs_requests_as_arriving_late(base):
+    """A server that reads requests late (a busy thread) logs them as arriving then: the values
+    given, one a request, and none once they are used up or cleared. (time.monotonic is the
+    system's monotonic clock in both processes.)"""
+    def late_by(count: int) -> list[float]:
+        asked = []
+        for _ in range(count):
+            asked.append(time.monotonic())
+            get_json(f"{base}/nominatim/search?q=paris&format=jsonv2")
+        starts = [e["start"] for e in control(base, "stats")["requests"] if e["target"] == "geocode"]
+        return [start - at for start, at in zip(starts[-count:], asked)]
+
+    control(base, "read-late", target="geocode", ms="400,0")
+    late = late_by(3)
+    assert late[0] >= 0.4 and late[1] < 0.3 and late[2] < 0.3, late
+    control(base, "read-late", target="geocode", ms="400")
+    control(base, "clear")
+    assert late_by(1)[0] < 0.3
+
+
 def test_bad_fault_rejected(base):
     with pytest.raises(urllib.error.HTTPError) as err:
         control(base, "fault", mode="explode")

@@ -173,6 +173,81 @@ final class RequestPacingTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(sent[1] - sent[0], .seconds(1))
     }
 
+    /// Sends at once; the first request's answer takes `answering` (a server that read it late).
+    private final class SlowAnswerClient: HTTPClient {
+        let answering: Duration
+        private let times = Mutex<(sent: [ContinuousClock.Instant], ended: [ContinuousClock.Instant])>(([], []))
+        init(answering: Duration) { self.answering = answering }
+        var sent: [ContinuousClock.Instant] { times.withLock { $0.sent } }
+        var ended: [ContinuousClock.Instant] { times.withLock { $0.ended } }
+
+        func get(_ url: URL, rules: TransferRules) async throws -> Data { Data("[]".utf8) }
+
+        func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+            let first = times.withLock { $0.sent.append(.now); return $0.sent.count == 1 }
+            await sent()
+            if first { try await Task.sleep(for: answering) }
+            times.withLock { $0.ended.append(.now) }
+            return Data("[]".utf8)
+        }
+    }
+
+    @MainActor
+    func testSpacingCountsFromTheAnswerWhenItCameLater() async throws {
+        // The server had the first request by the time it answered, however late it read it.
+        let client = SlowAnswerClient(answering: .milliseconds(300))
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client,
+                                pacer: RequestPacer(interval: .milliseconds(400)))
+        async let first = geocoder.search("Louvre")
+        async let second = geocoder.search("Notre-Dame")
+        _ = try await (first, second)
+        XCTAssertEqual(client.sent.count, 2)
+        XCTAssertGreaterThanOrEqual(client.sent[1] - client.ended[0], .milliseconds(400),
+                                    "a second after the answer, not only after the send")
+    }
+
+    @MainActor
+    func testAnUnansweredRequestDoesNotHoldTheNextOneUp() async throws {
+        let client = SlowAnswerClient(answering: .seconds(30))
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client,
+                                pacer: RequestPacer(interval: .milliseconds(200)))
+        let stalled = Task { try await geocoder.search("Louvre") }
+        defer { stalled.cancel() }
+        while client.sent.isEmpty { await Task.yield() }   // the stalled one went first
+        _ = try await geocoder.search("Notre-Dame")
+        XCTAssertEqual(client.sent.count, 2)
+        XCTAssertGreaterThanOrEqual(client.sent[1] - client.sent[0], .milliseconds(200))
+        XCTAssertLessThan(client.sent[1] - client.sent[0], .seconds(10), "spaced from the send alone")
+    }
+
+    @MainActor
+    func testARequestSentAgainMovesTheSpacingOn() async throws {
+        // libsoup sends a request again on a fresh connection when a kept-alive one was closed:
+        // the server sees the second sending.
+        final class ResendingClient: HTTPClient {
+            private let log = Mutex<[ContinuousClock.Instant]>([])
+            var sent: [ContinuousClock.Instant] { log.withLock { $0 } }
+            func get(_ url: URL, rules: TransferRules) async throws -> Data { Data("[]".utf8) }
+            func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data {
+                let first = log.withLock { $0.append(.now); return $0.count == 1 }
+                await sent()
+                if first {
+                    try await Task.sleep(for: .milliseconds(150))
+                    log.withLock { $0.append(.now) }
+                    await sent()
+                }
+                return Data("[]".utf8)
+            }
+        }
+        let client = ResendingClient()
+        let geocoder = Geocoder(endpoint: URL(string: "http://127.0.0.1:9/search")!, client: client,
+                                pacer: RequestPacer(interval: .milliseconds(300)))
+        _ = try await geocoder.search("Louvre")
+        _ = try await geocoder.search("Notre-Dame")
+        XCTAssertEqual(client.sent.count, 3)
+        XCTAssertGreaterThanOrEqual(client.sent[2] - client.sent[1], .milliseconds(300))
+    }
+
     @MainActor
     func testACancelledRequestPassesItsTurnOn() async throws {
         let client = ConnectingClient(connecting: .zero)

@@ -249,6 +249,23 @@ final class MyPlacesTests: XCTestCase {
         XCTAssertEqual(PlaceFilter(query: "atlantis").apply(places), [])
     }
 
+    func testFilterFoldsLigaturesAndCompatibilityForms() {
+        let places = [place("Sacré-Cœur, Paris", created: 10, id: 1), place("Æbeltoft, Danmark", created: 20, id: 2),
+                      place("Schloßstraße, Berlin", created: 30, id: 3), place("Oﬃce de Tourisme", created: 40, id: 4),
+                      place("ＴＯＫＹＯ タワー", created: 50, id: 5), place("Øresund, Łódź", created: 60, id: 6)]
+        func found(_ query: String) -> [Int64?] { PlaceFilter(query: query).apply(places).map(\.pin.id) }
+        XCTAssertEqual(found("sacre coeur"), [1], "œ is written oe")
+        XCTAssertEqual(found("SACRE-COEUR"), [1])
+        XCTAssertEqual(found("sacré cœur"), [1], "the query is folded alike")
+        XCTAssertEqual(found("aebeltoft"), [2], "æ is written ae")
+        XCTAssertEqual(found("schlossstrasse"), [3], "ß is written ss")
+        XCTAssertEqual(found("SCHLOSSSTRASSE"), [3])
+        XCTAssertEqual(found("office"), [4], "the ﬃ ligature is three letters")
+        XCTAssertEqual(found("tokyo"), [5], "full-width letters are letters")
+        XCTAssertEqual(found("oresund lodz"), [6], "letters with a stroke are found without it")
+        XCTAssertEqual(SearchText.folded("Cœur ﬁn Straße ẞ Ǆ ²"), "coeur fin strasse ss dz 2")
+    }
+
     func testPlacesCountPhotosAndTakeTheFirstDownloadedForTheThumbnail() async throws {
         let pin = try store.addPin(latitude: 48.8867, longitude: 2.3431)
         let empty = try store.addPin(latitude: 10, longitude: 10)

@@ -7,6 +7,8 @@ G_BEGIN_DECLS
 
 void vt_accessible_set_label(GtkWidget *widget, const char *label);
 void vt_accessible_set_description(GtkWidget *widget, const char *description);
+// The "invalid" state screen readers announce for a field whose value was refused.
+void vt_accessible_set_invalid(GtkWidget *widget, gboolean invalid);
 // Only before the widget is realized (GTK fixes the role then).
 void vt_widget_set_accessible_role(GtkWidget *widget, GtkAccessibleRole role);
 // One property of a GObject (g_object_set is variadic).

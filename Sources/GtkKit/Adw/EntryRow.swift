@@ -13,4 +13,20 @@ public final class EntryRow: Widget {
         set { gtk_editable_set_text(vt_editable(raw), newValue) }
     }
     public func onChanged(_ handler: @escaping Handler) { on("changed", handler) }
+
+    /// An apply button shows while the text differs from what was applied; `handler` runs on it
+    /// or Enter. For values checked as a whole (an address), not on every keystroke.
+    public func onApply(_ handler: @escaping Handler) {
+        vt_object_set_bool(raw, "show-apply-button", true.g)
+        on("apply", handler)
+    }
+
+    /// A refused value: the row drawn as an error, and screen readers told it is invalid and why
+    /// (on the row's text field, which is what takes focus and what they read).
+    public func showProblem(_ text: String?) {
+        if text == nil { removeCSSClass("error") } else { addCSSClass("error") }
+        let field = gtk_editable_get_delegate(vt_editable(raw)).map { vt_widget(UnsafeMutableRawPointer($0)) } ?? widget
+        vt_accessible_set_invalid(field, (text != nil).g)
+        vt_accessible_set_description(field, text ?? "")
+    }
 }

@@ -20,6 +20,10 @@ public final class Toast: Object {
         Signal.connect(raw, "button-clicked", handler)
     }
 
+    /// Hides the button: libadwaita keeps a dismissed toast, button and all, in the window and in
+    /// the accessibility tree while it fades out (300 ms), where a screen reader can still press it.
+    public func removeButton() { adw_toast_set_button_label(toast, nil) }
+
     /// Takes the toast off the screen now (what pressing its button does).
     public func dismiss() { adw_toast_dismiss(toast) }
 

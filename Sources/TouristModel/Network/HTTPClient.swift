@@ -62,8 +62,10 @@ public protocol HTTPClient: Sendable {
     /// photo never sits in memory whole. On failure no file is left. Throws `HTTPError` or an
     /// I/O error.
     func download(_ url: URL, to file: URL, rules: TransferRules) async throws
-    /// `get`, calling `sent` once the request was written on its connection (after name lookup,
-    /// connection and TLS set-up); a request that ends before that never calls it.
+    /// `get`, calling `sent` when the request has finished being written on its connection
+    /// (after name lookup, connection and TLS set-up), and again if it is written once more (a
+    /// redirect's next hop, a resend on a fresh connection); a request that ends before that
+    /// never calls it.
     func get(_ url: URL, rules: TransferRules, sent: @escaping @MainActor () -> Void) async throws -> Data
     /// Opens a connection to `origin` ahead of the requests that will need it (an album's
     /// photos, while its search is under way), checked by `policy` as a transfer's would be.

@@ -1,16 +1,22 @@
 import Foundation
 
-/// Spaces the requests to one host: each goes out at least `interval` after the previous one
-/// went out, in the order they were asked for. Nominatim allows one request a second per
-/// application and counts what arrives, whatever its kind (search, reverse geocoding), so every
-/// request to a host shares its pacer (`shared(for:)`), and "went out" is when the request was
-/// written on its connection (the client's `sent`), after name lookup and connection set-up: a
-/// first request that spends 0.1 s connecting would otherwise arrive 0.9 s before the second.
+/// Spaces the requests to one host: each goes out at least `interval` after the server surely
+/// had the previous one, in the order they were asked for. Nominatim allows one request a second
+/// per application and counts what arrives, whatever its kind (search, reverse geocoding), so
+/// every request to a host shares its pacer (`shared(for:)`). "Surely had" is the later of two
+/// moments: when the previous request finished being sent (the client's `sent`: after name
+/// lookup, connection set-up and the last byte of the request), and when it ended (its answer
+/// came, or it failed). The first alone let a server that read a request late (a busy server
+/// thread, a new connection not yet accepted) see two arrivals 0.98 s apart; a server answers
+/// only what it has read, so a request sent a second after an answer arrives at least a second
+/// after the request answered, whatever the server's delays. A request still unanswered when the
+/// next one's time comes does not hold it up: it is spaced from the send alone.
 /// A request that never went out (cancelled while waiting or connecting, refused) takes no turn.
 @MainActor
 public final class RequestPacer {
     public let interval: Duration
-    private var lastSent: ContinuousClock.Instant?
+    /// When the server surely had the last request (see above).
+    private var lastContact: ContinuousClock.Instant?
     /// A request holds the turn from the end of its wait until it went out or ended.
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -22,7 +28,7 @@ public final class RequestPacer {
     private static var pacers: [String: RequestPacer] = [:]
 
     /// The app's one pacer for the host of `url`: a second apart, and a tenth more because the
-    /// server counts arrivals, and the way there varies (a new connection, a busy network).
+    /// server counts arrivals, and the way there varies (a busy network, a slow reader).
     public static func shared(for url: URL) -> RequestPacer {
         let host = url.host?.lowercased() ?? ""
         if let pacer = pacers[host] { return pacer }
@@ -31,12 +37,13 @@ public final class RequestPacer {
         return pacer
     }
 
-    /// Runs `request` once its turn came; it must call the `sent` it is given when the request
-    /// went out (`HTTPClient.get(_:rules:sent:)` does).
+    /// Runs `request` once its turn came; it must call the `sent` it is given each time the
+    /// request finished being sent (`HTTPClient.get(_:rules:sent:)` does).
     public func run<T>(_ request: (_ sent: @escaping @MainActor () -> Void) async throws -> T) async throws -> T {
         await takeTurn()
         do {
-            while let last = lastSent, ContinuousClock.now < last + interval {
+            // Checked again after each sleep: an answer that came meanwhile moves the time on.
+            while let last = lastContact, ContinuousClock.now < last + interval {
                 try await Task.sleep(until: last + interval, clock: .continuous)
             }
             try Task.checkCancellation()
@@ -45,13 +52,27 @@ public final class RequestPacer {
             throw error
         }
         let turn = Turn()
-        defer { if !turn.over { turn.over = true; passTurn() } }   // it never went out
-        return try await request { [weak self] in
-            guard !turn.over else { return }
-            turn.over = true
-            self?.lastSent = ContinuousClock.now
-            self?.passTurn()
+        defer { if !turn.passed { turn.passed = true; passTurn() } }   // it never went out
+        do {
+            let result = try await request { [weak self] in
+                guard let self else { return }
+                turn.sent = true
+                self.lastContact = ContinuousClock.now
+                guard !turn.passed else { return }
+                turn.passed = true
+                self.passTurn()
+            }
+            answered(turn)
+            return result
+        } catch {
+            answered(turn)
+            throw error
         }
+    }
+
+    /// The request that went out has ended (answered, failed or cancelled): the server had it.
+    private func answered(_ turn: Turn) {
+        if turn.sent { lastContact = ContinuousClock.now }
     }
 
     private func takeTurn() async {
@@ -71,6 +92,9 @@ public final class RequestPacer {
     }
 
     private final class Turn {
-        var over = false
+        /// Sent at least once.
+        var sent = false
+        /// The next request may begin its wait.
+        var passed = false
     }
 }

@@ -38,10 +38,20 @@ public final class Geocoder {
     /// Longer queries are cut: nobody types a 300-character place name.
     static let maxQueryLength = 200
 
-    public let endpoint: URL
+    /// The search endpoint; another server (Preferences) takes effect with the next request,
+    /// and what the old one answered is forgotten.
+    public var endpoint: URL {
+        didSet {
+            guard endpoint != oldValue else { return }
+            cache.removeAll()
+            reverseCache.removeAll()
+        }
+    }
     private let client: HTTPClient
+    /// Given by the caller (tests), else the app's one for the endpoint's host.
+    private let fixedPacer: RequestPacer?
     /// Shared by every request to the endpoint's host.
-    private let pacer: RequestPacer
+    private var pacer: RequestPacer { fixedPacer ?? .shared(for: endpoint) }
     private var cache: [String: [Place]] = [:]
     /// Reverse answers by `reverseKey`: a name, or nil for "none there".
     private var reverseCache: [String: String?] = [:]
@@ -56,7 +66,7 @@ public final class Geocoder {
         self.connectivity = connectivity
         self.endpoint = endpoint
         self.client = client
-        self.pacer = pacer ?? .shared(for: endpoint)
+        fixedPacer = pacer
         self.languages = languages
     }
 
@@ -67,12 +77,13 @@ public final class Geocoder {
         let key = Self.normalized(query)
         guard !key.isEmpty else { return [] }
         if let cached = cache[key] { return cached }
+        let asked = endpoint
         // The same search may have been answered while this one waited.
         let answer = try await ask(url(for: key)) { [unowned self] in self.cache[key] != nil }
         guard let data = answer else { return cache[key] ?? [] }
         try Task.checkCancellation()
         let places = try Place.decodeNominatim(data)
-        cache[key] = places
+        if asked == endpoint { cache[key] = places }   // not the old server's answer in the new one's cache
         return places
     }
 
@@ -82,11 +93,12 @@ public final class Geocoder {
     public func reverse(_ coordinate: Coordinate) async throws -> String? {
         let key = Self.reverseKey(coordinate)
         if let cached = reverseCache[key] { return cached }
+        let asked = endpoint
         let answer = try await ask(reverseURL(for: coordinate)) { [unowned self] in self.reverseCache[key] != nil }
         guard let data = answer else { return reverseCache[key] ?? nil }
         try Task.checkCancellation()
         let name = try Place.decodeReverse(data)
-        reverseCache[key] = .some(name)
+        if asked == endpoint { reverseCache[key] = .some(name) }
         return name
     }
 

@@ -38,7 +38,7 @@ public enum PlaceOrder: String, CaseIterable, Sendable {
 }
 
 /// What My Places shows: the places matching `query` (every word in the name or the
-/// coordinates, ignoring case and accents), in `order`.
+/// coordinates, ignoring case, accents, ligatures and compatibility forms), in `order`.
 public struct PlaceFilter: Sendable, Equatable {
     public var query: String
     public var order: PlaceOrder
@@ -65,7 +65,38 @@ public struct PlaceFilter: Sendable, Equatable {
         }
     }
 
-    private static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    static func folded(_ text: String) -> String { SearchText.folded(text) }
+}
+
+/// Text as a search compares it: what a user types on any keyboard ("sacre coeur", "strasse")
+/// finds what the map calls a place ("Sacré-Cœur", "Straße").
+public enum SearchText {
+    /// Compatibility forms become their plain letters (NFKD: "ﬁ" → "fi", full-width "Ａ" → "A",
+    /// "²" → "2"), accents go, then case, then the letters NFKD keeps whole because they are
+    /// letters of their own, not a base letter with a mark: Foundation's diacritic folding keeps
+    /// "œ" and "ß", so "coeur" never found "Cœur".
+    public static func folded(_ text: String) -> String {
+        let decomposed = text.decomposedStringWithCompatibilityMapping
+        var scalars = String.UnicodeScalarView()
+        for scalar in decomposed.unicodeScalars where !isMark(scalar) {
+            scalars.append(scalar)
+        }
+        var result = ""
+        for character in String(scalars).lowercased() {
+            if let spelled = spelledOut[character] { result += spelled } else { result.append(character) }
+        }
+        return result
     }
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: true
+        default: false
+        }
+    }
+
+    /// How the letters without a decomposition are written on a keyboard without them.
+    private static let spelledOut: [Character: String] = [
+        "œ": "oe", "æ": "ae", "ß": "ss", "ø": "o", "đ": "d", "ł": "l", "ı": "i", "ħ": "h", "þ": "th",
+    ]
 }

@@ -49,12 +49,17 @@ public struct Settings: Codable, Equatable, Sendable {
         didSet { if let value = windowHeight, !Self.windowSizeRange.contains(value) { windowHeight = nil } }
     }
     public var seenIntroduction: Bool = false
+    /// The Nominatim server chosen instead of OpenStreetMap's (`PlaceNamesServer`), as kept: only
+    /// a valid address is ever stored; nil is OpenStreetMap's.
+    public var placeNamesServer: String? = nil {
+        didSet { if placeNamesServer != Self.validServer(placeNamesServer) { placeNamesServer = nil } }
+    }
 
     public init() {}
 
     enum CodingKeys: String, CodingKey {
         case source, flickrAPIKey, flickrKeyInKeyring, photosPerAlbum, mapLatitude, mapLongitude, mapZoom
-        case windowWidth, windowHeight, seenIntroduction
+        case windowWidth, windowHeight, seenIntroduction, placeNamesServer
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +90,13 @@ public struct Settings: Codable, Equatable, Sendable {
         windowWidth = integer(.windowWidth, in: Self.windowSizeRange)
         windowHeight = integer(.windowHeight, in: Self.windowSizeRange)
         seenIntroduction = value(.seenIntroduction, Bool.self) ?? false
+        placeNamesServer = Self.validServer(value(.placeNamesServer, String.self))
+    }
+
+    /// `address` when it is a server address as kept (`PlaceNamesServer`), else nil.
+    static func validServer(_ address: String?) -> String? {
+        guard let address, let kept = try? PlaceNamesServer.address(from: address), kept == address else { return nil }
+        return address
     }
 
     static func clampPhotosPerAlbum(_ value: Int) -> Int {
@@ -123,7 +135,7 @@ extension Settings: CustomStringConvertible, CustomDebugStringConvertible {
             + "photosPerAlbum: \(photosPerAlbum), map: \(String(describing: mapLatitude)), "
             + "\(String(describing: mapLongitude)), zoom \(String(describing: mapZoom)), "
             + "window: \(String(describing: windowWidth))x\(String(describing: windowHeight)), "
-            + "seenIntroduction: \(seenIntroduction))"
+            + "seenIntroduction: \(seenIntroduction), placeNamesServer: \(placeNamesServer ?? "nil"))"
     }
 
     public var debugDescription: String { description }

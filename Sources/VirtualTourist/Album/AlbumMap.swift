@@ -21,13 +21,16 @@ final class AlbumMap {
     private var fileURL: (Photo) -> URL?
     /// Pictures asked for or set, by photo id.
     private var pictures: Set<Int64> = []
-    private var buttons: [Marker] = []
+    /// The marks' stand-in buttons, by the id of the photo each mark shows.
+    private var standInsByPhoto: [Int64: MarkStandIn] = [:]
     /// The marks the buttons are for.
     private var placedMarks: PhotoMarks?
     private let placeStandIns = Debouncer(milliseconds: 150)
     var onOpen: ((Photo) -> Void)?
     /// A move of an album's map is over: `true` when its page was covered first and it jumped.
     static let flightEnded = Broadcast<Bool>()
+    /// The Map view's stand-ins match its marks again (how many there are).
+    static let standInsPlaced = Broadcast<Int>()
 
     /// `standIns`: focusable buttons for the marks (the Map view); the small map is a picture for
     /// the pointer and touch only (the grid is its keyboard way).
@@ -151,26 +154,28 @@ final class AlbumMap {
         }
     }
 
-    /// A button over each mark, named after its photo; made anew when the marks change (at most
-    /// one per located photo, and only once the map rests).
+    /// A button over each mark, named after its photo (at most one per located photo, and only
+    /// once the map rests). A mark still there keeps its button, moved and renamed: made anew on
+    /// every arrival, the button tabbed to took the focus with it, and Enter or Space did nothing.
     private func placeButtons() {
         guard marks != placedMarks else { return }
         placedMarks = marks
-        for marker in buttons { map.removeMarker(marker) }
-        buttons = marks.marks.map { mark in
-            let button = Button()
-            button.addCSSClass("pin")
-            button.canTarget = false
-            button.focusOnClick = false
-            let side = mark.isSelected ? 52 : 40
-            button.setSizeRequest(width: Int32(side), height: Int32(side))
-            button.setAccessibleLabel(Self.name(of: mark))
-            let photo = mark.photo
-            button.onClicked { [weak self] in self?.onOpen?(photo) }
-            let marker = Marker(child: button, latitude: mark.coordinate.latitude, longitude: mark.coordinate.longitude)
-            map.addMarker(marker)
-            return marker
+        var kept: [Int64: MarkStandIn] = [:]
+        for mark in marks.marks {
+            let id = mark.photo.id ?? 0
+            guard kept[id] == nil else { continue }   // a photo is under one mark
+            if let standIn = standInsByPhoto.removeValue(forKey: id) {
+                standIn.show(mark)
+                kept[id] = standIn
+            } else {
+                let standIn = MarkStandIn(mark: mark) { [weak self] photo in self?.onOpen?(photo) }
+                map.addMarker(standIn.marker)
+                kept[id] = standIn
+            }
         }
+        for gone in standInsByPhoto.values { map.removeMarker(gone.marker) }
+        standInsByPhoto = kept
+        Self.standInsPlaced.send(kept.count)
     }
 
     /// "Photo: Place 3", "Photo: Place 3, and 2 more here".
@@ -184,5 +189,43 @@ final class AlbumMap {
         // title, %2$@ how many others there are.
         return String(format: trn("Photo: %1$@, and %2$@ more here", "Photo: %1$@, and %2$@ more here", mark.count - 1),
                       title, Localization.count(mark.count - 1))
+    }
+}
+
+/// A photo mark's stand-in for the keyboard and screen readers: a button named after the mark's
+/// photo over its picture, drawing nothing but its focus ring (the layer draws the mark, and a tap
+/// is hit-tested there). Kept while its mark is, whatever else changes.
+@MainActor
+private final class MarkStandIn {
+    let marker: Marker
+    private let button = Button()
+    private var mark: PhotoMarks.Mark
+
+    init(mark: PhotoMarks.Mark, open: @escaping (Photo) -> Void) {
+        self.mark = mark
+        button.addCSSClass("pin")
+        button.canTarget = false
+        button.focusOnClick = false
+        marker = Marker(child: button, latitude: mark.coordinate.latitude, longitude: mark.coordinate.longitude)
+        // Weak: the button outlives this object while its page slides out.
+        button.onClicked { [weak self] in
+            if let photo = self?.mark.photo { open(photo) }
+        }
+        layOut(mark)
+    }
+
+    func show(_ mark: PhotoMarks.Mark) {
+        let old = self.mark
+        self.mark = mark
+        if mark.coordinate != old.coordinate {
+            marker.move(latitude: mark.coordinate.latitude, longitude: mark.coordinate.longitude)
+        }
+        if mark.isSelected != old.isSelected || AlbumMap.name(of: mark) != AlbumMap.name(of: old) { layOut(mark) }
+    }
+
+    private func layOut(_ mark: PhotoMarks.Mark) {
+        let side: Int32 = mark.isSelected ? 52 : 40
+        button.setSizeRequest(width: side, height: side)
+        button.setAccessibleLabel(AlbumMap.name(of: mark))
     }
 }

@@ -28,6 +28,10 @@ final class PhotoAttribution {
         root.append(creditLabel)
         placeLabel.addCSSClass("dim-label")
         placeLabel.addCSSClass("caption")
+        // Wrapped, not one line: "Taken 350 m north-west of the pin · 21 March 1936" (longer in
+        // German) set the viewer's minimum width.
+        placeLabel.setWrap(true)
+        placeLabel.setJustify(.center)
         root.append(placeLabel)
         openButton.addCSSClass("pill")
         openButton.setAlign(horizontal: .center)

@@ -33,16 +33,13 @@ final class PhotoViewer {
     var onShowOnMap: ((Photo) -> Void)?
     /// Then and Now: the album's oldest and newest photos side by side.
     var onThenAndNow: ((Photo, Photo) -> Void)?
-    private let actions = ActionGroup()
-    private var showOnMap: Action!
-    private var thenAndNow: Action!
     private(set) var current: Photo
 
     private let album: Album
     private let window: ApplicationWindow
     private let image = ZoomableImage()
     private let attribution = PhotoAttribution()
-    private let title = WindowTitle(title: "")
+    private let header = PhotoViewerHeader()
     private let previous = Button(icon: "go-previous-symbolic", label: tr("Previous Photo"))
     private let next = Button(icon: "go-next-symbolic", label: tr("Next Photo"))
     private var controllers: [EventController] = []
@@ -81,17 +78,18 @@ final class PhotoViewer {
         current = photo
         self.album = album
         self.window = window
-        let header = HeaderBar()
-        header.setTitle(title)
         let stage = Overlay(child: image.root)
         let content = ToolbarView(content: stage)
-        content.addTopBar(header)
+        content.addTopBar(header.bar)
         content.addBottomBar(attribution.root)
+        // The page follows its own width (a phone's 360 px): see PhotoViewerHeader.
+        let layout = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
+        header.adapt(to: layout)
         Self.serial += 1
-        page = NavigationPage(child: content, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
+        page = NavigationPage(child: layout, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
                               tag: "photo-\(Self.serial)")
-        addPhotoMenu(to: header)
-        bindHeaderButtons(header)
+        page.insertActionGroup("viewer", header.actions)
+        bindControls()
         placeArrows(on: stage)
         // Before the focused widget: ← and → would otherwise move focus between the buttons.
         controllers = [watchPointer(over: stage),
@@ -109,39 +107,25 @@ final class PhotoViewer {
         show(photo)
     }
 
-    /// Delete, Copy Image and Save As… in the header bar, and the other controls' handlers.
+    /// The header's buttons and menu, the arrows, a swipe and the attribution's link.
     /// Weak: the page's widgets outlive this object while the page slides out, and the pointer
     /// leaving them then still reports.
-    private func bindHeaderButtons(_ header: HeaderBar) {
-        let delete = Button(icon: "user-trash-symbolic", label: tr("Delete"))
-        let copy = Button(icon: "edit-copy-symbolic", label: tr("Copy Image"))
-        let save = Button(icon: "document-save-as-symbolic", label: tr("Save As…"))
-        header.packEnd(delete)
-        header.packEnd(copy)
-        header.packEnd(save)
+    private func bindControls() {
         attribution.onOpen = { [weak self] link in self?.openURI?(link) }
-        delete.onClicked { [weak self] in self?.deleteCurrent() }
-        copy.onClicked { [weak self] in self?.copyImage() }
-        save.onClicked { [weak self] in self?.saveAs() }
-        previous.onClicked { [weak self] in self?.step(by: -1) }
-        next.onClicked { [weak self] in self?.step(by: 1) }
-        image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
-    }
-
-    /// Show on Map and Then and Now, in a menu: the header has no room left on a phone.
-    private func addPhotoMenu(to header: HeaderBar) {
-        showOnMap = Action("show-on-map", in: actions) { [weak self] in
+        header.onDelete = { [weak self] in self?.deleteCurrent() }
+        header.onCopy = { [weak self] in self?.copyImage() }
+        header.onSave = { [weak self] in self?.saveAs() }
+        header.onShowOnMap = { [weak self] in
             guard let self else { return }
             self.onShowOnMap?(self.current)
         }
-        thenAndNow = Action("then-and-now", in: actions) { [weak self] in
+        header.onThenAndNow = { [weak self] in
             guard let self, let pair = ThenAndNowPage.pair(in: self.album.photos()) else { return }
             self.onThenAndNow?(pair.then, pair.now)
         }
-        page.insertActionGroup("viewer", actions)
-        header.packEnd(MenuButton(icon: "view-more-symbolic", label: tr("Photo Menu"),
-                                  items: [(tr("Show on _Map"), "viewer.show-on-map"),
-                                          (tr("_Then and Now"), "viewer.then-and-now")]))
+        previous.onClicked { [weak self] in self?.step(by: -1) }
+        next.onClicked { [weak self] in self?.step(by: 1) }
+        image.onSwipe = { [weak self] forward in self?.step(by: forward ? 1 : -1) }
     }
 
     /// The arrows float over the photo and show while the pointer moves over it; they stay in
@@ -190,17 +174,17 @@ final class PhotoViewer {
         current = photo
         let name = photo.title.isEmpty ? tr("Untitled") : photo.title
         page.title = name
-        title.title = name
+        header.title.title = name
         let photos = album.photos()
         if let index = photos.firstIndex(where: { $0.id == photo.id }) {
-            title.subtitle = String(format: tr("%1$@ of %2$@"), Localization.count(index + 1),
+            header.title.subtitle = String(format: tr("%1$@ of %2$@"), Localization.count(index + 1),
                                     Localization.count(photos.count))
             previous.isSensitive = index > 0
             next.isSensitive = index + 1 < photos.count
         }
         attribution.show(photo, pin: album.pin)
-        showOnMap.isEnabled = photo.coordinate != nil
-        thenAndNow.isEnabled = ThenAndNowPage.pair(in: photos) != nil
+        header.showOnMap.isEnabled = photo.coordinate != nil
+        header.thenAndNow.isEnabled = ThenAndNowPage.pair(in: photos) != nil
         Self.events.send(.shown(photo))
         let prefetched = neighbours.picture(of: photo)
         image.show(prefetched?.texture, name: name, fullSize: prefetched?.fullSize)

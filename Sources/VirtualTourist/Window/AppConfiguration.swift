@@ -20,6 +20,12 @@ struct AppConfiguration {
     /// `VT_TILE_URL` replaces OpenStreetMap (tests point it at a loopback server).
     var tileURLTemplate: String { environment["VT_TILE_URL"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.osmTiles }
 
+    /// `VT_GEOCODER_URL`: a Nominatim search endpoint used instead of OpenStreetMap's or the
+    /// one in Preferences (tests point it at the loopback service).
+    var geocoderOverride: URL? {
+        environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) }
+    }
+
     /// The translations: `VT_LOCALE_DIR` (the development tree's `.build/locale`, which
     /// `meson-helpers/dev` compiles), else `share/locale` beside the `bin` folder of the running
     /// executable, where Meson installs them (/usr/local/share/locale, /app/share/locale …).

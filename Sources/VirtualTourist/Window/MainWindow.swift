@@ -130,12 +130,19 @@ final class MainWindow {
 
     /// After a place search: the place's name, and its pin one press away (the button, or Ctrl+D
     /// once the map is there). A newer choice takes the older offer's place at once: queued
-    /// behind it, the older toast would name one place while the map shows another.
+    /// behind it, the older toast would name one place while the map shows another. The older
+    /// toast loses its button as it goes: fading out, it stayed pressable for 300 ms, first in
+    /// the accessibility tree, and a screen reader's press there dropped the pin at the first place.
     private func offerPin(at place: Place) {
-        pinOffer?.dismiss()
+        if let older = pinOffer {
+            older.removeButton()
+            older.dismiss()
+        }
         let name = place.name.split(separator: ",").first.map(String.init) ?? place.name
         let toast = Toast(name, timeout: 10)
-        toast.setButton(tr("Drop Pin Here")) { [unowned self] in
+        toast.setButton(tr("Drop Pin Here")) { [unowned self, weak toast] in
+            // Only the offer on screen drops its pin.
+            guard let toast, self.pinOffer === toast else { return }
             self.mapPage.dropPin(latitude: place.coordinate.latitude, longitude: place.coordinate.longitude)
         }
         toast.onDismissed { [weak self, weak toast] in
@@ -170,7 +177,9 @@ final class MainWindow {
             .quit: { [unowned self] in self.app.quit() },
             .preferences: { [unowned self] in
                 guard self.preferences == nil else { return }
-                let dialog = SettingsDialog(settings: self.app.userSettings, flickrKey: self.app.flickrKey)
+                let dialog = SettingsDialog(settings: self.app.userSettings, flickrKey: self.app.flickrKey,
+                                            geocoderOverride: self.app.configuration.geocoderOverride)
+                dialog.onPlaceNamesServerChanged = { [unowned self] in self.app.placeNamesServerChanged() }
                 self.preferences = dialog
                 self.app.onFlickrKeyChange = { [weak dialog] in dialog?.showKeyPlace() }
                 dialog.present(over: self.window) { [unowned self] in

@@ -1,10 +1,12 @@
+import Foundation
 import GtkKit
 import TouristModel
 import Translation
 
-/// The Preferences dialog: which service finds photos, the Flickr key, and how many photos an
-/// album gets. Every change is saved at once (the key to the keyring, see `FlickrKeyKeeper`). The
-/// window keeps this object while the dialog is open, and calls `showKeyPlace` when the key moves.
+/// The Preferences dialog: which service finds photos, the Flickr key, how many photos an album
+/// gets, and which server names places. Every change is saved at once (the key to the keyring, see
+/// `FlickrKeyKeeper`; the server's address once applied and valid). The window keeps this object
+/// while the dialog is open, and calls `showKeyPlace` when the key moves.
 @MainActor
 final class SettingsDialog {
     private let dialog = PreferencesDialog(title: tr("Preferences"))
@@ -14,9 +16,15 @@ final class SettingsDialog {
     private let key: EntryRow
     private let count: SpinRow
     private var keyGroup: PreferencesGroup?
+    private let server: EntryRow
+    /// Why the address typed was refused, under the row.
+    private let serverProblem = Label()
+    /// An address was applied: the geocoder should ask the new server.
+    var onPlaceNamesServerChanged: (() -> Void)?
     private static let choices = Settings.SourceChoice.allCases
 
-    init(settings keeper: SettingsKeeper, flickrKey: FlickrKeyKeeper) {
+    /// `geocoderOverride`: the VT_GEOCODER_URL this session uses whatever the setting says.
+    init(settings keeper: SettingsKeeper, flickrKey: FlickrKeyKeeper, geocoderOverride: URL? = nil) {
         settings = keeper
         self.flickrKey = flickrKey
         let settings = keeper.current
@@ -25,6 +33,7 @@ final class SettingsDialog {
         key = EntryRow(title: tr("Flickr API Key"), text: flickrKey.key ?? "", password: true)
         count = SpinRow(title: tr("Photos per Album"), subtitle: tr("How many photos a new album shows"),
                         value: settings.photosPerAlbum, range: Settings.photosPerAlbumRange)
+        server = EntryRow(title: tr("Place Names Server"), text: settings.placeNamesServer ?? "")
         // Weak: each handler lives in its row's GObject, which this object owns; a strong capture
         // would make a cycle that keeps every opened dialog alive.
         source.onSelected { [weak self] in self?.save() }
@@ -34,6 +43,21 @@ final class SettingsDialog {
                         description: tr("Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise."),
                         rows: [source, count])
         keyGroup = dialog.addGroup(title: "Flickr", rows: [key])
+
+        server.onApply { [weak self] in self?.applyServer() }
+        server.onChanged { [weak self] in self?.showServerProblem(nil) }
+        serverProblem.setWrap(true)
+        serverProblem.setXAlign(0)
+        serverProblem.addCSSClass("error")
+        serverProblem.setMargins(top: 6, bottom: 0, start: 12, end: 12)
+        serverProblem.isVisible = false
+        // Nominatim's policy: the data's attribution stays with the place search.
+        var about = tr("Place search and the names of pins come from a Nominatim server, with data © OpenStreetMap contributors (ODbL). Leave the address empty for OpenStreetMap’s own server.")
+        if let geocoderOverride {
+            // Translators: %@ is an address; VT_GEOCODER_URL is an environment variable, not translated.
+            about += "\n" + String(format: tr("This session uses VT_GEOCODER_URL instead: %@"), geocoderOverride.absoluteString)
+        }
+        dialog.addGroup(title: tr("Place Names"), description: about, rows: [server, serverProblem])
         showKeyPlace()
     }
 
@@ -66,6 +90,25 @@ final class SettingsDialog {
     private func saveKey() {
         guard key.isSensitive else { return }
         flickrKey.set(key.text)
+    }
+
+    /// Enter or the apply button: a valid address is kept and used from the next request on;
+    /// anything else is refused with the reason, and the server in use stays.
+    private func applyServer() {
+        do {
+            let address = try PlaceNamesServer.address(from: server.text)
+            showServerProblem(nil)
+            settings.update { $0.placeNamesServer = address }
+            onPlaceNamesServerChanged?()
+        } catch {
+            showServerProblem(error.errorDescription)
+        }
+    }
+
+    private func showServerProblem(_ text: String?) {
+        server.showProblem(text)
+        serverProblem.text = text ?? ""
+        serverProblem.isVisible = text != nil
     }
 
     private static func label(_ choice: Settings.SourceChoice) -> String {

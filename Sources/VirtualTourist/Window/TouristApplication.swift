@@ -53,12 +53,22 @@ final class TouristApplication {
     private(set) lazy var albumLoaders = AlbumLoaderRegistry(
         store: { [unowned self] in self.openStoreOnce() }, photoSource: { [unowned self] in self.makePhotoSource() },
         client: photoHTTP, photosPerAlbum: { [unowned self] in self.settings.photosPerAlbum }, downloads: downloads)
-    /// Place search, with names in the user's languages; `VT_GEOCODER_URL` replaces Nominatim
-    /// (tests point it at the loopback service).
+    /// Place search, with names in the user's languages, from OpenStreetMap's Nominatim or the
+    /// server chosen in Preferences; `VT_GEOCODER_URL` wins over both (tests point it at the
+    /// loopback service).
     private(set) lazy var geocoder = Geocoder(
-        endpoint: configuration.environment["VT_GEOCODER_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) } ?? Geocoder.defaultEndpoint,
-        client: http, languages: Localization.acceptLanguages(environment: configuration.environment),
-        connectivity: connectivity)
+        endpoint: geocoderEndpoint, client: http,
+        languages: Localization.acceptLanguages(environment: configuration.environment), connectivity: connectivity)
+
+    private var geocoderEndpoint: URL {
+        configuration.geocoderOverride ?? PlaceNamesServer.searchEndpoint(for: settings.placeNamesServer)
+            ?? Geocoder.defaultEndpoint
+    }
+
+    /// The place names server in Preferences changed: the next search or name asks it.
+    func placeNamesServerChanged() {
+        geocoder.endpoint = geocoderEndpoint
+    }
     /// The photo viewer's sharper versions, fetched on demand into the cache folder.
     private(set) lazy var largePhotos = LargePhotos(
         directory: configuration.paths.cacheDirectory.appendingPathComponent("large-photos", isDirectory: true),

@@ -95,6 +95,9 @@ final class TraceRecorder {
         subscriptions.append(AlbumMap.flightEnded.observe { [trace] cutShort in
             trace.event("album_map_arrived", ["cut_short": .int(cutShort ? 1 : 0)])
         })
+        subscriptions.append(AlbumMap.standInsPlaced.observe { [trace] count in
+            trace.event("album_map_stand_ins", ["count": .int(count)])
+        })
         subscriptions.append(ZoomableImage.zoomChanged.observe { [trace] change in
             trace.event("viewer_zoom", ["zoom": .double(change.zoom), "percent": .int(change.percent)])
         })
