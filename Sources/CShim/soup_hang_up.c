@@ -99,10 +99,18 @@ void vt_soup_track_connection(SoupSession *session, SoupMessage *message) {
                           registry_ref(registry_of(session)), release_registry, 0);
 }
 
+static void mark_hung_up(SoupMessage *message) {
+    soup_message_add_flags(message, SOUP_MESSAGE_NEW_CONNECTION);
+    g_object_set_data(G_OBJECT(message), HUNG_UP_KEY, GINT_TO_POINTER(TRUE));
+}
+
 VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message) {
     guint64 id = soup_message_get_connection_id(message);
-    if (id == 0)
-        return VT_HANG_UP_NOT_CONNECTED;
+    if (id == 0) {
+        // Still resolving or connecting: no idle connection will be given to it now.
+        mark_hung_up(message);
+        return VT_HANG_UP_DONE;
+    }
     // HTTP/2 multiplexes: shutting its socket down would end every other request on it.
     SoupHTTPVersion version = soup_message_get_http_version(message);
     if (version != SOUP_HTTP_1_1 && version != SOUP_HTTP_1_0)
@@ -114,8 +122,7 @@ VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message) {
     g_mutex_unlock(&registry->lock);
     if (connection == NULL)
         return VT_HANG_UP_IMPOSSIBLE;
-    soup_message_add_flags(message, SOUP_MESSAGE_NEW_CONNECTION);
-    g_object_set_data(G_OBJECT(message), HUNG_UP_KEY, GINT_TO_POINTER(TRUE));
+    mark_hung_up(message);
     g_socket_shutdown(g_socket_connection_get_socket(connection), TRUE, TRUE, NULL);
     g_object_unref(connection);
     return VT_HANG_UP_DONE;

@@ -44,6 +44,8 @@ final class SoupTransfer: @unchecked Sendable {
     private var redirects = 0
     /// Between `soup_session_send_async` and its callback: the response's headers are awaited.
     private var awaitingHeaders = false
+    /// Cancelled before `start`: it then ends at once, sending nothing.
+    private var cancelledEarly = false
     /// Opening a connection ahead (`preconnect`), not a transfer.
     private var preconnecting = false
     private var continuation: CheckedContinuation<Data, Error>?
@@ -84,6 +86,7 @@ final class SoupTransfer: @unchecked Sendable {
 
     func start(_ continuation: CheckedContinuation<Data, Error>) {
         self.continuation = continuation
+        if cancelledEarly { return finish(.failure(HTTPError.cancelled)) }
         if case .file(let file) = sink {
             fileDescriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fileDescriptor >= 0 else { return finish(.failure(HTTPError.cannotWrite(Self.systemError()))) }
@@ -102,7 +105,7 @@ final class SoupTransfer: @unchecked Sendable {
     /// that cancels): ended there, as `stop` ends it.
     func cancel() {
         LoopThread.invoke(on: context) { [self] in
-            if continuation != nil { finish(.failure(HTTPError.cancelled)) } else { abandon() }
+            if continuation != nil { finish(.failure(HTTPError.cancelled)) } else { cancelledEarly = true }
         }
     }
 
@@ -357,7 +360,7 @@ final class SoupTransfer: @unchecked Sendable {
     /// ends by itself (its answer, or the session's timeout) and `sent` closes what it brings.
     private func abandon() {
         guard awaitingHeaders, let message else { return cancellable.cancel() }
-        if vt_soup_hang_up(session, message) == VT_HANG_UP_NOT_CONNECTED { cancellable.cancel() }
+        _ = vt_soup_hang_up(session, message)
     }
 
     /// Closes a body no one will read, in the background: closing it as its last reference

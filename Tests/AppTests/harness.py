@@ -555,9 +555,12 @@ APP_PATH = "/" + APP_ID.replace(".", "/")
 
 # What a crash leaves in the app's log: the Swift runtime's backtrace (it also catches C's
 # SIGSEGV and SIGABRT), AddressSanitizer's and UndefinedBehaviorSanitizer's reports, glibc's
-# heap checks.
+# heap checks, and GLib's checks that an object is still one (a freed object met again: how
+# libsoup 3.6.5's double release of its queue items showed, docs/upstream).
 CRASH_MARKS = ("Program crashed:", "ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
-               "malloc(): ", "free(): ", "malloc_consolidate(): ", "double free or corruption")
+               "malloc(): ", "free(): ", "malloc_consolidate(): ", "double free or corruption",
+               "assertion 'G_IS_OBJECT (object)' failed", "assertion 'SOUP_IS_SESSION_FEATURE (feature)' failed",
+               "g_atomic_ref_count_dec: assertion")
 
 
 class AppProcess:

@@ -699,7 +699,9 @@ def test_retrying_photos_whose_connections_were_dropped(launch, dirs, paris, loo
     app = launch()
     pin_id, lat, lon = drop_pin(app, dirs)
     album = open_album(app, lat, lon)
-    cells = album.wait_downloads_ended(timeout=30)
+    # Past the session's 30 s I/O timeout: a transfer libsoup keeps waiting on a dropped
+    # connection (seen once in about 20 runs) ends failed by then, and is retried below.
+    cells = album.wait_downloads_ended(timeout=75)
     failed = [c for c in cells if c.kind == "failed"]
     assert failed, f"no photo failed though every third connection was dropped: {[c.name for c in cells]}"
     loopback.control("clear")
