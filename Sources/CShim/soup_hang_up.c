@@ -106,11 +106,8 @@ static void mark_hung_up(SoupMessage *message) {
 
 VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message) {
     guint64 id = soup_message_get_connection_id(message);
-    if (id == 0) {
-        // Still resolving or connecting: no idle connection will be given to it now.
-        mark_hung_up(message);
-        return VT_HANG_UP_DONE;
-    }
+    if (id == 0)
+        return VT_HANG_UP_NOT_CONNECTED;
     // HTTP/2 multiplexes: shutting its socket down would end every other request on it.
     SoupHTTPVersion version = soup_message_get_http_version(message);
     if (version != SOUP_HTTP_1_1 && version != SOUP_HTTP_1_0)
@@ -121,7 +118,7 @@ VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message) {
     GSocketConnection *connection = weak != NULL ? g_weak_ref_get(weak) : NULL;
     g_mutex_unlock(&registry->lock);
     if (connection == NULL)
-        return VT_HANG_UP_IMPOSSIBLE;
+        return VT_HANG_UP_UNKNOWN;
     mark_hung_up(message);
     g_socket_shutdown(g_socket_connection_get_socket(connection), TRUE, TRUE, NULL);
     g_object_unref(connection);

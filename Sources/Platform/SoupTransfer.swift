@@ -360,7 +360,13 @@ final class SoupTransfer: @unchecked Sendable {
     /// ends by itself (its answer, or the session's timeout) and `sent` closes what it brings.
     private func abandon() {
         guard awaitingHeaders, let message else { return cancellable.cancel() }
-        _ = vt_soup_hang_up(session, message)
+        switch vt_soup_hang_up(session, message) {
+        case VT_HANG_UP_NOT_CONNECTED, VT_HANG_UP_UNKNOWN:
+            // Not on a connection yet (nothing read: out of the bug's window), or on one the
+            // registry missed, where a stalled server must still be let go.
+            cancellable.cancel()
+        default: break
+        }
     }
 
     /// Closes a body no one will read, in the background: closing it as its last reference

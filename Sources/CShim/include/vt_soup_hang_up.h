@@ -12,15 +12,16 @@ G_BEGIN_DECLS
 void vt_soup_track_connection(SoupSession *session, SoupMessage *message);
 
 typedef enum {
-    VT_HANG_UP_DONE,        // shut down, or to be shut down as soon as its connection is made
-    VT_HANG_UP_IMPOSSIBLE,  // HTTP/2 (other requests share it) or unknown: let the send end
+    VT_HANG_UP_DONE,           // the connection is shut down
+    VT_HANG_UP_NOT_CONNECTED,  // no connection yet: nothing can have been read, cancelling is safe
+    VT_HANG_UP_IMPOSSIBLE,     // HTTP/2 (other requests share it): let the send end by itself
+    VT_HANG_UP_UNKNOWN,        // a connection the registry never saw: only cancelling ends it
 } VtHangUp;
 
 // Shuts down the socket of the HTTP/1 connection `message` is on: its pending read fails as if
 // the server had hung up, through libsoup's ordinary error path, and the server sees the
-// connection closed. A message not on a connection yet, or a retry libsoup makes of it (a kept
-// connection closing before the answer begins), gets a new connection of its own, shut down as
-// soon as it is made, before the request is written.
+// connection closed. A retry libsoup makes of it (a kept connection closing before the answer
+// begins) gets a new connection of its own, shut down as soon as it is made.
 VtHangUp vt_soup_hang_up(SoupSession *session, SoupMessage *message);
 
 G_END_DECLS
