@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -691,6 +692,14 @@ def test_failed_photos_retry_when_clicked(launch, dirs, paris, loopback):
     assert_rows_match_files(dirs, rows(dirs, pin_id))
 
 
+def libsoup_version() -> tuple[int, ...]:
+    text = subprocess.run(["pkg-config", "--modversion", "libsoup-3.0"], capture_output=True, text=True).stdout
+    return tuple(int(part) for part in text.strip().split(".") if part.isdigit()) or (0,)
+
+
+@pytest.mark.skipif((3, 6, 6) > libsoup_version() or (3, 7, 0) <= libsoup_version() < (3, 7, 1),
+                    reason="libsoup before 3.6.6 (Debian 13's 3.6.5) releases a queue item twice when a server "
+                           "drops connections, whatever the app does: docs/upstream/libsoup-cancel-while-awaiting-headers.md")
 def test_retrying_photos_whose_connections_were_dropped(launch, dirs, paris, loopback):
     """A server that drops every third image connection before answering (no status line): the
     album settles with those photos failed, and retrying each by a click brings it (a crash of the
