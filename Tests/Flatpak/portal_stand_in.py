@@ -8,12 +8,15 @@ there, empty when cancelled (GTK 4.18 reads it without checking, and crashes on 
 it, which no real portal sends). ProxyResolver.Lookup answers
 "direct://" (libproxy asks it for every request from inside the sandbox); NetworkMonitor says
 the network is there (inside Flatpak GIO's network monitor is the portal's, and without an
-answer it reports no network: the app would wait offline). Other portals are not there, as on a
-desktop without them. Prints READY once it owns the name. (test_offline.py switches the network
+answer it reports no network: the app would wait offline). With `--secret`, Secret.RetrieveSecret
+hands out one master secret for good, as GNOME's portal does (libsecret inside Flatpak encrypts
+the app's own keyring file with it). Other portals are not there, as on a desktop without them.
+Prints READY once it owns the name. (test_offline.py switches the network
 with Tests/Support/network_portal.py instead.)"""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,14 +37,23 @@ NODE = """<node>
   </interface>
   """ + portal_bus.NETWORK_MONITOR_XML + portal_bus.PROXY_RESOLVER_XML + """
 </node>"""
+SECRET_XML = """
+  <interface name="org.freedesktop.portal.Secret">
+    <method name="RetrieveSecret"><arg type="h" direction="in"/><arg type="a{sv}" direction="in"/>
+      <arg type="o" direction="out"/></method>
+    <property name="version" type="u" access="read"/>
+  </interface>"""
+# The same for every run, so a keyring written under one stand-in opens under the next.
+MASTER_SECRET = bytes(range(64))
 
 
 class PortalStandIn:
     """For tests: this script on the session bus, and the calls it recorded."""
 
-    def __init__(self, root: Path, choose: Path | None = None) -> None:
+    def __init__(self, root: Path, choose: Path | None = None, secret: bool = False) -> None:
         self.calls_path = root / "portal-calls.jsonl"
         args = [sys.executable, __file__, str(self.calls_path)] + (["--choose", str(choose)] if choose else [])
+        args += ["--secret"] if secret else []
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout.readline().strip() == "READY", "the portal stand-in did not start"
 
@@ -58,27 +70,40 @@ class PortalStandIn:
 
 def main() -> None:
     log = open(sys.argv[1], "a", buffering=1)
-    chosen = sys.argv[3] if len(sys.argv) == 4 and sys.argv[2] == "--choose" else None
+    chosen = sys.argv[sys.argv.index("--choose") + 1] if "--choose" in sys.argv else None
+    secret = "--secret" in sys.argv
+
+    def respond(connection, sender, token, answer):
+        request = f"{PATH}/request/{sender[1:].replace('.', '_')}/{token}"
+        # Answered once the caller has the reply (the method's return goes out first).
+        GLib.idle_add(lambda: connection.emit_signal(sender, request, "org.freedesktop.portal.Request",
+                                                     "Response", answer) and False)
+        return GLib.Variant("(o)", (request,))
 
     def call(connection, sender, path, interface, method, parameters, invocation):
         if portal_bus.answer_network(method, invocation, available=True):
+            return
+        if method == "RetrieveSecret":
+            index, options = parameters.unpack()
+            fd = invocation.get_message().get_unix_fd_list().get(index)
+            with os.fdopen(fd, "wb") as pipe:
+                pipe.write(MASTER_SECRET)
+            log.write(json.dumps({"method": method}) + "\n")
+            token = options.get("handle_token", "vt")
+            invocation.return_value(respond(connection, sender, token, GLib.Variant("(ua{sv})", (0, {}))))
             return
         parent, title, options = parameters.unpack()
         log.write(json.dumps({"method": method, "title": title, "directory": bool(options.get("directory", False)),
                               "current_name": str(options.get("current_name", ""))}) + "\n")
         token = options.get("handle_token", "vt")
-        request = f"{PATH}/request/{sender[1:].replace('.', '_')}/{token}"
-        invocation.return_value(GLib.Variant("(o)", (request,)))
-        # Answered once the caller has the reply (the method's return goes out first).
         response, uris = (0, [Gio.File.new_for_path(chosen).get_uri()]) if chosen else (1, [])
         answer = GLib.Variant("(ua{sv})", (response, {"uris": GLib.Variant("as", uris)}))
-        GLib.idle_add(lambda: connection.emit_signal(sender, request, "org.freedesktop.portal.Request",
-                                                     "Response", answer) and False)
+        invocation.return_value(respond(connection, sender, token, answer))
 
     def get_property(connection, sender, path, interface, name):
         return GLib.Variant("u", 3 if interface.endswith(("FileChooser", "NetworkMonitor")) else 1)
 
-    portal_bus.serve(NODE, call, get_property)
+    portal_bus.serve(NODE.replace("</node>", SECRET_XML + "\n</node>") if secret else NODE, call, get_property)
 
 
 if __name__ == "__main__":

@@ -169,9 +169,9 @@ def test_runtime_is_a_supported_gnome_with_a_swift6_branch(manifest):
     assert manifest["runtime-version"] in SUPPORTED_RUNTIMES, \
         f"GNOME {manifest['runtime-version']} is not a supported runtime with a swift6 extension branch"
     assert manifest["sdk"] == "org.gnome.Sdk" and manifest["runtime"] == "org.gnome.Platform"
-    checker = (REPO / "meson-helpers" / "flatpak-check.py").read_text()
+    standins = (REPO / "meson-helpers" / "flatpak_standins.py").read_text()
     base = SUPPORTED_RUNTIMES[manifest["runtime-version"]]
-    assert f'"{manifest["runtime-version"]}": "{base}"' in checker, "flatpak-check must know the base"
+    assert f'"{manifest["runtime-version"]}": "{base}"' in standins, "the stand-ins must know the base"
 
 
 def test_app_module_builds_offline_with_static_swift(app_module):
