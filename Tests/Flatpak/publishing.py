@@ -162,8 +162,11 @@ def sign_summary(repo: Path, key: Key) -> None:
 
 
 def recommit(repo: Path, ref: str, key: Key) -> None:
-    """A new commit of `ref` (the same files), signed by `key`."""
+    """A new commit of `ref` (the same files), signed by `key`. Its subject is the forged copy's
+    name: two copies forged within one second would otherwise hold the same commit, and so the
+    same summary, which flatpak takes from its cache, checked under the first copy's key."""
     subprocess.run(["flatpak", "build-commit-from", "--force", "--timestamp=NOW", "--no-update-summary",
+                    f"--subject=forged: {repo.parent.parent.name}",
                     f"--src-repo={repo}", *key.options(), str(repo), ref], check=True, capture_output=True)
 
 
