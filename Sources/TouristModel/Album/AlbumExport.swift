@@ -1,5 +1,4 @@
 import Foundation
-import ImageSniffing
 
 /// "Export Album…": a folder the user can take anywhere, with the photo files named after their
 /// titles, the credits each licence asks for (`credits.html`, `credits.txt`) and the places as
@@ -51,7 +50,7 @@ public struct AlbumExport: Sendable {
     public func write(into parent: URL, progress: (Int, Int) -> Void = { _, _ in },
                       isCancelled: () -> Bool = { false }) throws -> URL {
         let manager = FileManager.default
-        let staging = parent.appendingPathComponent(".\(Self.fileName(name, fallback: "Album")).partial-\(UUID().uuidString)",
+        let staging = parent.appendingPathComponent(".\(PhotoFileName.stem(name, fallback: "Album")).partial-\(UUID().uuidString)",
                                                     isDirectory: true)
         do {
             try manager.createDirectory(at: staging, withIntermediateDirectories: false)
@@ -60,8 +59,8 @@ public struct AlbumExport: Sendable {
             for (index, item) in items.enumerated() {
                 if isCancelled() { throw Failure.cancelled }
                 let data = try Data(contentsOf: item.file)
-                let ext = ImageCheck.format(of: data).map(Self.fileExtension) ?? item.file.pathExtension
-                let file = Self.unique(Self.fileName(item.title, fallback: "Photo \(index + 1)"), ext: ext, in: &names)
+                let ext = PhotoFileName.fileExtension(of: data) ?? item.file.pathExtension
+                let file = Self.unique(PhotoFileName.stem(item.title, fallback: "Photo \(index + 1)"), ext: ext, in: &names)
                 try data.write(to: staging.appendingPathComponent(file), options: .withoutOverwriting)
                 written.append((item, file))
                 progress(index + 1, items.count)
@@ -70,7 +69,7 @@ public struct AlbumExport: Sendable {
             try Data(credits(text: written).utf8).write(to: staging.appendingPathComponent("credits.txt"))
             try Data(credits(html: written).utf8).write(to: staging.appendingPathComponent("credits.html"))
             try geoJSON(written).write(to: staging.appendingPathComponent("photos.geojson"))
-            let target = Self.freeName(for: Self.fileName(name, fallback: "Album"), in: parent)
+            let target = Self.freeName(for: PhotoFileName.stem(name, fallback: "Album"), in: parent)
             try manager.moveItem(at: staging, to: target)
             return target
         } catch {
@@ -134,17 +133,6 @@ public struct AlbumExport: Sendable {
 
     // MARK: Names
 
-    /// A title as a file name on any file system the folder may be copied to: no path
-    /// separators, control or reserved characters, no leading dot, at most 100 characters.
-    static func fileName(_ title: String, fallback: String) -> String {
-        let reserved = CharacterSet(charactersIn: "/\\:*?\"<>|").union(.controlCharacters)
-        var name = String(String.UnicodeScalarView(title.unicodeScalars.map { reserved.contains($0) ? " " : $0 }))
-        name = name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        // "../../x" is "x": no hidden file, no name that reads as a parent folder.
-        name = String(name.drop { $0 == "." || $0 == " " }.prefix(100)).trimmingCharacters(in: .whitespaces)
-        return name.isEmpty ? fallback : name
-    }
-
     static func unique(_ stem: String, ext: String, in taken: inout Set<String>) -> String {
         var candidate = ext.isEmpty ? stem : "\(stem).\(ext)"
         var number = 2
@@ -165,15 +153,6 @@ public struct AlbumExport: Sendable {
             number += 1
         }
         return candidate
-    }
-
-    static func fileExtension(_ format: ImageCheck.Format) -> String {
-        switch format {
-        case .jpeg: return "jpg"
-        case .png: return "png"
-        case .gif: return "gif"
-        case .webp: return "webp"
-        }
     }
 
     static func percentEncoded(_ file: String) -> String {
