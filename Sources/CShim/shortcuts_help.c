@@ -22,8 +22,6 @@ struct _VtShortcutsHelp {
 #endif
 };
 
-gboolean vt_shortcuts_help_is_dialog(void) { return VT_HELP_IS_DIALOG; }
-
 #if VT_HELP_IS_DIALOG
 // The 1.8 API is newer than ADW_VERSION_MAX_ALLOWED, which reports its use as deprecated; here
 // it is behind the version check.

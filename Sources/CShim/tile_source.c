@@ -29,7 +29,6 @@ struct _VtTileSource {
     ShumateFileCache *cache;
     guint writing;              // cache writes in flight
     guint64 written;            // bytes written to the cache since the last purge
-    guint requests;
     guint transferring;         // tile transfers in flight
     GQueue waiting;             // tasks whose transfer waits for one of them to end
 };
@@ -320,7 +319,6 @@ static void vt_tile_source_get_tile_data_async(ShumateDataSource *data_source, i
             g_cancellable_connect(cancellable, G_CALLBACK(on_map_cancelled), request->cancellable, NULL);
     }
     g_task_set_task_data(task, request, tile_request_free);
-    self->requests++;
     shumate_file_cache_get_tile_async(self->cache, x, y, z, cancellable, on_cache_read, task);
 }
 
@@ -363,6 +361,3 @@ VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session,
     return self;
 }
 
-guint vt_tile_source_get_requests(VtTileSource *self) {
-    return self->requests;
-}

@@ -59,17 +59,9 @@ final class TileSourceTests: XCTestCase {
     /// Without a Content-Length, only the image itself can tell a tile was cut short: such a tile
     /// is an error, never cached (a week of blank squares), and fetched again next time.
     func testTileCutShortIsNeitherDrawnNorCached() throws {
-        for mode in ["truncated_tile", "truncated_image"] {  // without and with Content-Length
-            try service.control("fault?mode=\(mode)&target=tile&count=1")
-            try MainActor.assumeIsolated {
-                XCTAssertThrowsError(try tile(source(), zoom: 4, x: 3, y: 2), "\(mode): a cut-short tile is an error")
-                // As after a restart: a new source on the same cache.
-                XCTAssertTrue(ImageCheck.looksLikeImage(try tile(source(), zoom: 4, x: 3, y: 2)), mode)
-            }
-            XCTAssertEqual(try requests("/tiles/4/3/2.png"), 2, "\(mode): fetched again, not taken from the cache")
-            try service.control("reset")
-            try? FileManager.default.removeItem(at: directory)
-        }
+        // Without and with Content-Length.
+        try assertRefusedThenFetchedAgain(faults: ["truncated_tile", "truncated_image"], zoom: 4, x: 3, y: 2,
+                                          "a cut-short tile is an error")
     }
 
     /// A tile cut short and cached before tiles were checked (by an earlier version) is fetched
@@ -101,13 +93,22 @@ final class TileSourceTests: XCTestCase {
     /// A tile body has a size limit, enforced while reading (no Content-Length) and before
     /// reading (with one); a refused body is not cached.
     func testHugeTileIsRefused() throws {
-        for mode in ["huge_tile", "oversized_image"] {
+        try assertRefusedThenFetchedAgain(faults: ["huge_tile", "oversized_image"], zoom: 3, x: 1, y: 1,
+                                          "a 30 MB tile is refused")
+    }
+
+    /// For each fault of the loopback service: the faulty tile is an error; a new source on the
+    /// same cache (as after a restart) fetches it again and gets the image.
+    private func assertRefusedThenFetchedAgain(faults: [String], zoom: Int32, x: Int32, y: Int32, _ what: String,
+                                               file: StaticString = #filePath, line: UInt = #line) throws {
+        for mode in faults {
             try service.control("fault?mode=\(mode)&target=tile&count=1")
             try MainActor.assumeIsolated {
-                XCTAssertThrowsError(try tile(source(), zoom: 3, x: 1, y: 1), "\(mode): a 30 MB tile is refused")
-                XCTAssertTrue(ImageCheck.looksLikeImage(try tile(source(), zoom: 3, x: 1, y: 1)), mode)
+                XCTAssertThrowsError(try tile(source(), zoom: zoom, x: x, y: y), "\(mode): \(what)", file: file, line: line)
+                XCTAssertTrue(ImageCheck.looksLikeImage(try tile(source(), zoom: zoom, x: x, y: y)), mode, file: file, line: line)
             }
-            XCTAssertEqual(try requests("/tiles/3/1/1.png"), 2, "\(mode): fetched again, not taken from the cache")
+            XCTAssertEqual(try requests("/tiles/\(zoom)/\(x)/\(y).png"), 2, "\(mode): fetched again, not taken from the cache",
+                           file: file, line: line)
             try service.control("reset")
             try? FileManager.default.removeItem(at: directory)
         }

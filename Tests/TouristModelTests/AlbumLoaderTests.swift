@@ -70,6 +70,19 @@ final class AlbumLoaderTests: XCTestCase {
     private func sourceIds(_ loader: AlbumLoader) -> [String] { loader.state.cells.map(\.photo.sourceId) }
     private func storedIds() throws -> [String] { try store.photos(pinId: pin.id!).map(\.sourceId) }
 
+    /// The album's state carries its pin as stored: a name given while it is open reaches the
+    /// page with the album, not through the map.
+    func testTheAlbumStateCarriesItsPinsNewName() async throws {
+        let loader = try await makeLoader()
+        XCTAssertEqual(loader.state.pin?.id, pin.id)
+        XCTAssertNil(loader.state.pin?.name)
+        try await store.setPlaceName("Champ de Mars", pinId: pin.id!)
+        try await until("the state to carry the place's name") { loader.state.pin?.placeName == "Champ de Mars" }
+        _ = try store.renamePin(id: pin.id!, to: "Our picnic")
+        try await until("the state to carry the user's name") { loader.state.pin?.name == "Our picnic" }
+        loader.close()
+    }
+
     func testUndoWithinTheSameCollectionRestores() async throws {
         let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
@@ -84,6 +97,32 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(try storedIds(), ["a0", "a1", "a2"])
         XCTAssertEqual(loader.state.cells[1], .shown(removal.photo))
         XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(store.fileURL(for: removal.photo)).path))
+    }
+
+    /// A removal offered for Undo as an `UndoableChange`: its undo puts the photo back, its
+    /// commit discards the file; whichever comes first is the only one that takes effect.
+    func testAPhotoRemovalAsAnUndoableChange() async throws {
+        let loader = try await makeLoader()
+        await untilFinished(loader) { loader.start() }
+        let first = try XCTUnwrap(loader.state.cells[0].photo)
+        let undone = try XCTUnwrap(loader.removeUndoably(photoID: XCTUnwrap(first.id)))
+        XCTAssertEqual(undone.count, 1)
+        XCTAssertEqual(sourceIds(loader), ["a1", "a2"])
+        undone.undo()
+        undone.commit()
+        try await untilStored(loader)
+        XCTAssertEqual(sourceIds(loader), ["a0", "a1", "a2"])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(store.fileURL(for: first)).path),
+                      "a commit after the undo does nothing")
+
+        let last = try XCTUnwrap(loader.state.cells[2].photo)
+        let file = try XCTUnwrap(store.fileURL(for: last))
+        let committed = try XCTUnwrap(loader.removeUndoably(photoID: XCTUnwrap(last.id)))
+        committed.commit()
+        committed.undo()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "committed: the file is gone")
+        XCTAssertEqual(try storedIds(), ["a0", "a1"], "an undo after the commit does nothing")
+        XCTAssertNil(loader.removeUndoably(photoID: 999_999))
     }
 
     /// The case: remove, New Collection, Undo put the old photo into the new set.
@@ -334,30 +373,30 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertEqual(try storedIds(), ["a0", "a1", "a2"])
     }
 
-    /// The album of a new pin builds its page once its search is on its way (`whenSearchLeaves`):
+    /// The album of a new pin builds its page once its search is on its way (`whenSearchRequestSent`):
     /// told when the request is sent, before its answer; at once when nothing is to leave.
     func testANewPinsAlbumHearsWhenItsSearchLeaves() async throws {
         let held = HeldClient()
         let flickr = FlickrSource(apiKey: "k", client: held)
         let loader = try AlbumLoader(pin: pin, store: store, source: flickr, client: held, perPage: 10)
-        XCTAssertTrue(loader.searchesAtOnce)
+        XCTAssertTrue(loader.searchesBeforeReading)
         var told: [String] = []
-        loader.whenSearchLeaves { told.append("before start") }
+        loader.whenSearchRequestSent { told.append("before start") }
         XCTAssertEqual(told, ["before start"], "no search: at once")
 
         loader.start()
-        loader.whenSearchLeaves { told.append("searching") }
+        loader.whenSearchRequestSent { told.append("searching") }
         XCTAssertEqual(told, ["before start"], "the request is not made yet")
         try await until("the search's request") { held.waiting == 1 }
         XCTAssertEqual(told, ["before start", "searching"], "told while its answer is still awaited")
-        loader.whenSearchLeaves { told.append("sent") }
+        loader.whenSearchRequestSent { told.append("sent") }
         XCTAssertEqual(told.last, "sent", "sent already: at once")
 
         // A search that ends before its request leaves tells its waiters too.
         let other = try store.addPin(latitude: 10, longitude: 10)
         let closing = try AlbumLoader(pin: other, store: store, source: flickr, client: held, perPage: 10)
         closing.start()
-        closing.whenSearchLeaves { told.append("closed") }
+        closing.whenSearchRequestSent { told.append("closed") }
         closing.close()
         XCTAssertEqual(told.last, "closed")
         held.failAll(.network("gone"))

@@ -80,11 +80,15 @@ final class PinListTests: XCTestCase {
         await waitForPins([first, second], when: { $0 != [nil] })
 
         let (deletion, _) = list.delete(pinID: first.id!)
-        // Deletions follow each other into the deletion still offering Undo.
+        var grown: [Int] = []
+        deletion.onGrow = { grown.append(deletion.count) }
+        // Deletions follow each other into the deletion still offering Undo, whose offer's
+        // text follows its count ("2 pins deleted").
         let (joined, isNew) = list.delete(pinID: second.id!)
         XCTAssertFalse(isNew)
         XCTAssertTrue(joined === deletion)
         XCTAssertEqual(deletion.ids, [first.id!, second.id!])
+        XCTAssertEqual(grown, [2])
         XCTAssertEqual(list.pins?.count, 0)
 
         deletion.undo()
@@ -112,6 +116,20 @@ final class PinListTests: XCTestCase {
         try store.close()
         let reopened = try makeStore(self, in: directory)
         XCTAssertEqual(try reopened.pins().map(\.id), [third.id], "the deletions outlive the process")
+    }
+
+    /// What follows a new pin (its album fetched ahead, its place named) hears of it from the
+    /// list, once per pin stored, and never of a pin that could not be stored.
+    func testTheListTellsItsFollowerOfEachPinAdded() throws {
+        var added: [Pin] = []
+        list.onAdded = { added.append($0) }
+        let pin = try list.add(latitude: 48.8584, longitude: 2.2945)
+        XCTAssertEqual(added.map(\.id), [pin.id])
+        XCTAssertEqual(try store.pin(id: pin.id!)?.coordinate, pin.coordinate, "stored before it is told")
+        let storeless = PinList(store: { nil })
+        storeless.onAdded = { added.append($0) }
+        XCTAssertThrowsError(try storeless.add(latitude: 1, longitude: 2))
+        XCTAssertEqual(added.count, 1)
     }
 
     func testNoStoreMeansNoPinsAndADropThatSaysWhy() throws {

@@ -110,7 +110,7 @@ final class RateLimitedAlbumTests: XCTestCase {
         XCTAssertEqual(loader.state.phase, .searching, "no failure page")
         XCTAssertEqual(loader.slowDown?.host, "commons.example.org")
         var built = false
-        loader.whenSearchLeaves { built = true }
+        loader.whenSearchRequestSent { built = true }
         XCTAssertTrue(built, "the album's page is not held back for the whole pause")
         try await until("the search asked again") { self.client.waiting == 1 }
         XCTAssertGreaterThanOrEqual(ContinuousClock.now - refused, .milliseconds(300))

@@ -16,6 +16,20 @@ final class StoreTests: XCTestCase {
         try Store(databaseURL: databaseURL, photosDirectory: photosDirectory)
     }
 
+    /// The store takes any GRDB writer, as GRDB's demo apps' `AppDatabase` does: on an
+    /// in-memory queue it is migrated and keeps pins, albums and their foreign keys.
+    func testAStoreOnAnInMemoryQueue() throws {
+        let store = try Store(writer: DatabaseQueue(configuration: Store.configuration), photosDirectory: photosDirectory)
+        let pin = try store.addPin(latitude: 48.8584, longitude: 2.2945)
+        _ = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(3))
+        XCTAssertEqual(try store.pins().map(\.id), [pin.id])
+        XCTAssertEqual(try store.photos(pinId: pin.id!).count, 3)
+        try store.deletePin(id: pin.id!)
+        XCTAssertEqual(try store.photos(pinId: pin.id!).count, 0, "a pin's photos go with it")
+        XCTAssertTrue(try store.verifyInBackground(), "no file to check, nothing damaged")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: databaseURL.path), "nothing written beside the photos")
+    }
+
     func testMigrationCreatesSchemaFromEmptyFile() throws {
         XCTAssertTrue(FileManager.default.createFile(atPath: databaseURL.path, contents: Data()))
         let store = try openStore()

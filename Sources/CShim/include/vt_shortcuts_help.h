@@ -16,7 +16,5 @@ void vt_shortcuts_help_add_line(VtShortcutsHelp *help, const char *title, const 
 // Gives the help to `window` and frees `help`. The window's "win.show-help-overlay" action opens
 // it (GTK's own for the help overlay; the shim's for the dialog). Ctrl+? is the app's to bind.
 void vt_shortcuts_help_install(VtShortcutsHelp *help, GtkApplicationWindow *window);
-// TRUE when the help is libadwaita's dialog (for the About-style tests and the README).
-gboolean vt_shortcuts_help_is_dialog(void);
 
 G_END_DECLS

@@ -14,7 +14,5 @@ typedef gboolean (*VtTileCheck)(GBytes *bytes);
 // the app. Only tiles that pass `check` are drawn or cached.
 VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session, const char *cache_dir,
                                  const char *cache_key, guint cache_size_limit, VtTileCheck check);
-// How many tiles the maps have asked for (from the cache or the network).
-guint vt_tile_source_get_requests(VtTileSource *self);
 
 G_END_DECLS

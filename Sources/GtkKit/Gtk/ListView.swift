@@ -3,7 +3,7 @@ internal import CShim
 /// A list of rows over a StringList (see `ItemsView`), made of a one-column GtkGridView: a
 /// GtkListView realizes 200 rows around its anchor whatever its height, a grid view only about
 /// 30 more than it shows, so a list of thousands opens with a sixth of the rows to make, bind
-/// and measure (P13). It says "list" and "list item" to assistive technology, as a list view
+/// and measure. It says "list" and "list item" to assistive technology, as a list view
 /// would. A click or a tap activates a row, as in a list of places to go to.
 @MainActor
 public final class ListView: ItemsView {

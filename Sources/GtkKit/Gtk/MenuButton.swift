@@ -16,7 +16,7 @@ public final class MenuButton: Widget {
         gtk_menu_button_set_icon_name(vt_menu_button(raw), icon)
         // The menu (a popover of buttons) is built when it opens, from the latest sections: not
         // before the window's first frame, which does not show it, nor each time the sections
-        // change (an album's sort menu cost 4-6 ms of its first frame with placeholders).
+        // change (an album's sort menu was a visible part of its first frame with placeholders).
         let build: Build = { [sections = self.sections] button in
             guard gtk_menu_button_get_menu_model(button) == nil else { return }
             let menu = g_menu_new()

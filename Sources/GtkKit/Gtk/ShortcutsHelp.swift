@@ -16,9 +16,6 @@ public enum ShortcutsWindowBuilder {
         }
     }
 
-    /// True when the help is libadwaita's dialog rather than GTK's window.
-    public static var isDialog: Bool { vt_shortcuts_help_is_dialog() != 0 }
-
     public static func install(_ groups: [Group], on window: ApplicationWindow) {
         guard let help = vt_shortcuts_help_new() else { return }
         for group in groups {

@@ -32,8 +32,8 @@ public final class Texture: @unchecked Sendable {
 
     /// Decodes an image made no larger than `width`×`height` px (its shape kept, never enlarged),
     /// as `load(path:maxSize:)` does. GTK's software renderer scales a larger texture down again
-    /// on every frame, with a filter that took 24 ms for a 1024 px photo in a 960 px window.
-    /// The last halving or less is cairo's bilinear scaling (3 ms there), not gdk-pixbuf's (12 ms).
+    /// on every frame, with a slow filter. The last halving or less is cairo's bilinear scaling,
+    /// several times faster there than gdk-pixbuf's.
     public static func load(path: String, fitting width: Int32, _ height: Int32) async -> Fitted? {
         await load(.file(path), fitting: width, height)
     }
@@ -141,8 +141,7 @@ public final class Texture: @unchecked Sendable {
 
     /// `texture` scaled down to fit `box` with cairo's bilinear filter, in cairo's pixel format
     /// (see `drawable`); as it is if it fits. A large one is scaled in `bands` horizontal bands at
-    /// once, one a core: a sharper version's scaling is on the way from its bytes to the screen
-    /// (1 ms of 4 for a 1024 px photo fitted to 800 px, on one core).
+    /// once, one a core: a large version's scaling is on the way from its bytes to the screen.
     package static func scaled(_ texture: Texture, toFit box: (width: Int32, height: Int32),
                                bands: Int = defaultBands) -> Texture? {
         let (width, height) = (texture.width, texture.height)

@@ -51,8 +51,6 @@ public final class TileSource: Object {
         return sides.contains(size.width) && sides.contains(size.height)
     }
     private let dataSource: OpaquePointer  // owned by the renderer, which this object owns
-    /// Tiles asked for so far, by every map that shows this source.
-    public var requestCount: UInt32 { vt_tile_source_get_requests(dataSource) }
 
     /// One tile as the renderer would get it (for tests: the map itself asks through libshumate).
     func tileData(x: Int32, y: Int32, zoom: Int32) async throws -> Data {

@@ -2,7 +2,7 @@ package import CShim
 
 /// A SoupSession: its User-Agent, timeouts and connection limits. The app's main one is shared
 /// by the map's tiles (`TileSource`) and the model's requests (Platform's `SoupClient:
-/// HTTPClient`); the album's photos and the viewer's sharper versions have one each, whose
+/// HTTPClient`); the album's photos and the viewer's large versions have one each, whose
 /// transfers run on a `LoopThread`.
 @MainActor
 public final class SoupClient {

@@ -49,7 +49,7 @@ public final class AlbumLoader {
     let coordinate: Coordinate
     /// The pin as the caller knew it had never been filled: `start` searches before the stored
     /// album is read, and the answer is stored only if the album is still unfilled then.
-    public let searchesAtOnce: Bool
+    public let searchesBeforeReading: Bool
 
     // The stored album.
     var observation: StoreObservation?
@@ -80,7 +80,7 @@ public final class AlbumLoader {
         var failedByNetwork = false
         /// Begun before the stored album was known: stored only over an unfilled album.
         var unlessFilled = false
-        /// Its request was written on its connection (or it ended); `whenSearchLeaves` waits for it.
+        /// Its request was written on its connection (or it ended); `whenSearchRequestSent` waits for it.
         var hasLeft = true
         var onLeft: [@MainActor () -> Void] = []
     }
@@ -116,7 +116,7 @@ public final class AlbumLoader {
         guard let id = pin.id else { throw StoreError.pinNotFound(nil) }
         pinID = id
         coordinate = pin.coordinate
-        searchesAtOnce = pin.albumPage == nil
+        searchesBeforeReading = pin.albumPage == nil
         self.store = store
         self.source = source
         self.client = client
@@ -147,7 +147,7 @@ public final class AlbumLoader {
         } else {
             if observation == nil { readOnce() }
             // A new pin's search need not wait for the read (a round trip saved on opening it).
-            if searchesAtOnce, searchRun.task == nil, case .none = searchRun.progress { search(page: 1, unlessFilled: true) }
+            if searchesBeforeReading, searchRun.task == nil, case .none = searchRun.progress { search(page: 1, unlessFilled: true) }
         }
     }
 
@@ -167,7 +167,7 @@ public final class AlbumLoader {
     public func cancel() {
         searchRun.task?.cancel()
         searchRun.task = nil
-        searchLeft()
+        searchRequestSent()
         for task in transfers.tasks.values { task.cancel() }
         transfers.tasks.removeAll()
         transfers.inFlight.removeAll()

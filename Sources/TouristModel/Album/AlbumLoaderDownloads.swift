@@ -18,7 +18,7 @@ extension AlbumLoader {
         guard lifecycle.fetches else { return }
         // In album order, stopping as soon as the slots are full. The album on screen keeps as
         // many again waiting in the scheduler, so a slot it frees goes to its next photo, never to
-        // a prefetch. Not all of them: starting 250 tasks held the first request back by 10 ms.
+        // a prefetch. Not all of them: starting hundreds of tasks held the first request back.
         let limit = isForeground ? 2 * maxConcurrent : maxConcurrent
         for photo in state.pending {
             guard transfers.inFlight.count < limit else { break }
@@ -154,7 +154,7 @@ extension AlbumLoader {
     func pauseChanged(_ host: String) {
         guard lifecycle != .closed else { return }
         // A page waiting for the search to leave is built now: it leaves when the pause is over.
-        if host == source.apiHost, scheduler.pauses.pause(for: host) != nil { searchLeft() }
+        if host == source.apiHost, scheduler.pauses.pause(for: host) != nil { searchRequestSent() }
         // The album's banner.
         notify(.changed)
     }

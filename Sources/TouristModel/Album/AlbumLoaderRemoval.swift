@@ -47,4 +47,35 @@ extension AlbumLoader {
     public func discard(_ removal: Removal) {
         if let fileName = removal.photo.fileName { store.discardFileIfUnreferenced(fileName) }
     }
+
+    /// Removes a photo as `remove` does, as a change to offer Undo for: its `undo` puts the photo
+    /// back (`undo(_:)`), its `commit` discards the file. Nil when the album has no such photo.
+    public func removeUndoably(photoID id: Int64) -> UndoableChange? {
+        remove(photoID: id).map { PhotoRemoval(loader: self, removal: $0) }
+    }
+}
+
+/// One photo removed, with Undo (`AlbumLoader.removeUndoably`). It keeps its loader: an Undo
+/// offered after the album closed still puts the photo back in the store.
+@MainActor
+final class PhotoRemoval: UndoableChange {
+    let count = 1
+    var onGrow: (() -> Void)?
+    private var pending: (loader: AlbumLoader, removal: AlbumLoader.Removal)?
+
+    init(loader: AlbumLoader, removal: AlbumLoader.Removal) {
+        pending = (loader, removal)
+    }
+
+    func undo() {
+        guard let (loader, removal) = pending else { return }
+        pending = nil
+        loader.undo(removal)
+    }
+
+    func commit() {
+        guard let (loader, removal) = pending else { return }
+        pending = nil
+        loader.discard(removal)
+    }
 }

@@ -24,7 +24,7 @@ extension AlbumLoader {
         search(page: searchRun.page)
     }
 
-    /// `unlessFilled`: begun before the stored album was read (see `searchesAtOnce`).
+    /// `unlessFilled`: begun before the stored album was read (see `searchesBeforeReading`).
     func search(page: Int, unlessFilled: Bool = false) {
         guard lifecycle != .closed else { return }
         cancel()
@@ -44,7 +44,7 @@ extension AlbumLoader {
         }
         let (source, store, perPage, pinID, coordinate) = (source, store, perPage, pinID, coordinate)
         let (scheduler, owner) = (scheduler, ObjectIdentifier(self))
-        let sent: @MainActor @Sendable () -> Void = { [weak self] in self?.searchLeft() }
+        let sent: @MainActor @Sendable () -> Void = { [weak self] in self?.searchRequestSent() }
         searchRun.task = Task { [weak self] in
             do {
                 // Searches queue with the downloads: a burst of new pins asks the service a few at a time.
@@ -80,7 +80,7 @@ extension AlbumLoader {
     /// The rows are stored; the album shows them when the store delivers them (maybe already).
     private func searchFinished(_ stored: AlbumRows) {
         searchRun.task = nil
-        searchLeft()
+        searchRequestSent()
         if let host = source.apiHost { scheduler.pauses.succeeded(host: host) }
         // Still `.searching` (with no task: stored) until the store delivers the new generation.
         if (rows?.generation ?? 0) > searchRun.base { searchRun.progress = .none }
@@ -93,7 +93,7 @@ extension AlbumLoader {
 
     private func searchFailed(_ error: Error) {
         searchRun.task = nil
-        searchLeft()
+        searchRequestSent()
         if let asked = Self.slowDown(error), let host = source.apiHost {
             // Not a failure: asked again, it waits in the scheduler until the host's pause is over.
             pause(host, asked)
@@ -113,15 +113,15 @@ extension AlbumLoader {
     /// at once when none is waiting to leave: no search, sent already, offline (it waits in the
     /// scheduler for the network), or its host paused (it waits for the pause to end). The
     /// album's page is built then: building it first held the request back by the build and the
-    /// page's first frame (25-30 ms on this machine).
-    public func whenSearchLeaves(_ body: @escaping @MainActor () -> Void) {
+    /// page's first frame.
+    public func whenSearchRequestSent(_ body: @escaping @MainActor () -> Void) {
         guard searchRun.task != nil, !searchRun.hasLeft, scheduler.connectivity.isOnline,
               source.apiHost.flatMap(scheduler.pauses.pause) == nil else { return body() }
         searchRun.onLeft.append(body)
     }
 
     /// The search's request left, or the search ended without one.
-    func searchLeft() {
+    func searchRequestSent() {
         searchRun.hasLeft = true
         let waiting = searchRun.onLeft
         searchRun.onLeft = []

@@ -147,6 +147,9 @@ public struct AlbumState: Sendable, Equatable {
     /// Empty while a search runs or after it failed: the stored rows are then the collection
     /// being replaced, or the one the failed search left.
     public var cells: [Cell] { rows?.cells ?? [] }
+    /// The album's pin as stored now (its place's name may have arrived since the album was
+    /// opened); nil before the store's first read and once the pin is deleted.
+    public var pin: Pin? { rows?.pin }
     /// Nil unless the phase shows the cells.
     private let rows: AlbumRows?
 

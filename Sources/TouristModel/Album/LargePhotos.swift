@@ -1,14 +1,14 @@
 import Foundation
 import ImageSniffing
 
-/// The photo viewer's sharper versions. The album downloads each photo at the size its cells
+/// The photo viewer's large versions. The album downloads each photo at the size its cells
 /// need; the viewer shows that at once and asks here for the photo's `largeURL`, fetched on
 /// demand and kept in the cache folder (the XDG cache: it can always be fetched again), the
 /// newest `capacity` of them. Offline, while the host asks the app to slow down (`HostPauses`),
 /// or when the fetch fails, the viewer keeps the album's.
 @MainActor
 public final class LargePhotos {
-    /// A sharper photo is a few MB; a panorama may be more.
+    /// A large version is a few MB; a panorama may be more.
     public static let rules = TransferRules(maxBytes: 30_000_000, deadline: 120, minimumRate: 2048, rateWindow: 15)
 
     private let directory: URL
@@ -26,14 +26,14 @@ public final class LargePhotos {
         self.capacity = max(capacity, 1)
     }
 
-    /// The sharper version's file when it was fetched before (nothing is fetched).
+    /// The large version's file when it was fetched before (nothing is fetched).
     public func cachedFile(for photo: Photo) -> URL? {
         guard let text = photo.largeURL else { return nil }
         let file = directory.appendingPathComponent(Self.fileName(for: text), isDirectory: false)
         return DurableFile.isRegularFile(file) ? file : nil
     }
 
-    /// The sharper version's file, fetched unless it is here already; nil when the photo has
+    /// The large version's file, fetched unless it is here already; nil when the photo has
     /// none, or it cannot be had now (offline, a failure, not an image, cancelled: the viewer
     /// moved on). `policy`: the addresses the photo's source may fetch from.
     public func file(for photo: Photo, policy: AddressPolicy?) async -> URL? {
@@ -42,7 +42,7 @@ public final class LargePhotos {
         return fetched.file
     }
 
-    /// A sharper version as soon as it can be shown: from the cache folder, or just fetched.
+    /// A large version as soon as it can be shown: from the cache folder, or just fetched.
     public struct Fetched: Sendable {
         public let file: URL
         /// The bytes just fetched (nil: the file was here already): shown at once, while

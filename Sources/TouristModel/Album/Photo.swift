@@ -17,7 +17,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var sourceId: String
     /// The image to download.
     public var remoteURL: String
-    /// A sharper version for the photo viewer, fetched when it is shown (nil: the album's is it).
+    /// A large version for the photo viewer, fetched when it is shown (nil: the album's is it).
     public var largeURL: String?
     /// Web page of the photo.
     public var pageURL: String?

@@ -32,7 +32,7 @@ public struct CommonsSource: PhotoSource {
     /// `cellPixels`: the side of an album cell in device pixels (the cell's size times the
     /// display's scale); each photo is downloaded at the smallest standard width whose shorter
     /// side covers it. `viewerPixels`: the width the photo viewer shows a photo at, for its
-    /// sharper version.
+    /// large version.
     public init(endpoint: URL = defaultEndpoint, radiusMeters: Int = 5000, cellPixels: Int = 120,
                 viewerPixels: Int = 1920, client: HTTPClient) {
         self.endpoint = endpoint

@@ -63,13 +63,29 @@ public final class FlickrKeyKeeper {
         didSet {
             guard place != oldValue else { return }
             if oldValue == .reading { resumeWaiters() }
-            onChange?()
+            changed()
         }
     }
     /// The keyring's last failure, for the log (never the key).
     public private(set) var failure: KeyStoreError?
-    /// After `place` (or `failure`) changed.
-    public var onChange: (() -> Void)?
+    /// Called after `place` (or `failure`) changed, each while its owner lives: the app (for
+    /// the log) and an open Preferences dialog (for the key's row).
+    private var observers: [(owner: Weak, handler: @MainActor () -> Void)] = []
+
+    private struct Weak {
+        weak var object: AnyObject?
+    }
+
+    /// Calls `handler` after every change of `place` (or `failure`) while `owner` lives.
+    public func observe(by owner: AnyObject, _ handler: @escaping @MainActor () -> Void) {
+        observers.removeAll { $0.owner.object == nil }
+        observers.append((Weak(object: owner), handler))
+    }
+
+    private func changed() {
+        observers.removeAll { $0.owner.object == nil }
+        for observer in observers where observer.owner.object != nil { observer.handler() }
+    }
 
     private let store: any KeyStore
     private let update: (_ change: (inout Settings) -> Void) -> Void
@@ -178,7 +194,7 @@ public final class FlickrKeyKeeper {
         } catch {
             // Not in use any more (the flag is off); only worth a line in the log.
             failure = Self.keyStoreError(error)
-            onChange?()
+            changed()
         }
     }
 

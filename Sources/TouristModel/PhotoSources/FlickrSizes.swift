@@ -26,7 +26,7 @@ enum FlickrSizes {
         Size(key: "l", suffix: "b", longSide: 1024),
     ]
     static let square = Size(key: "q", suffix: "q", longSide: 150)
-    /// The viewer's sharper version: the 1024 px size.
+    /// The viewer's large version: the 1024 px size.
     static let large = table[table.count - 1]
 
     /// The `extras` that list them.

@@ -14,7 +14,7 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
     /// The image the album downloads.
     public var imageURL: URL
     public var thumbnailURL: URL?
-    /// A sharper version for the photo viewer, when the album's is smaller.
+    /// A large version for the photo viewer, when the album's is smaller.
     public var largeURL: URL?
     public var title: String
     public var author: String

@@ -12,14 +12,19 @@ public final class PinList {
     /// Pins the user deleted, offered for Undo together ("3 pins deleted"): exactly one of
     /// `undo` and `commit` takes effect.
     @MainActor
-    public final class Deletion {
+    public final class Deletion: UndoableChange {
         public private(set) var ids: [Int64] = []
         public private(set) var isFinished = false
+        public var count: Int { ids.count }
+        public var onGrow: (() -> Void)?
         private weak var list: PinList?
 
         init(list: PinList) { self.list = list }
 
-        func add(_ id: Int64) { ids.append(id) }
+        func add(_ id: Int64) {
+            ids.append(id)
+            if ids.count > 1 { onGrow?() }
+        }
 
         /// Shows the pins again; they were never removed from the store.
         public func undo() {
@@ -40,6 +45,9 @@ public final class PinList {
     public private(set) var pins: [Pin]?
     /// `pins` changed.
     public var onChange: (() -> Void)?
+    /// A pin was added (before the store's observation shows it): for what follows a new pin,
+    /// such as fetching its album ahead.
+    public var onAdded: ((Pin) -> Void)?
     /// Something failed that the user cannot act on (for the log).
     public var onError: ((String) -> Void)?
 
@@ -91,7 +99,9 @@ public final class PinList {
     @discardableResult
     public func add(latitude: Double, longitude: Double) throws -> Pin {
         guard let store = store() else { throw Unavailable() }
-        return try store.addPin(latitude: latitude, longitude: longitude)
+        let pin = try store.addPin(latitude: latitude, longitude: longitude)
+        onAdded?(pin)
+        return pin
     }
 
     /// The stored pin, hidden or not; nil when there is none (or no store).

@@ -24,9 +24,11 @@ public enum StoreError: Error, Equatable, Sendable, LocalizedError {
 /// file (cleaned by `repair()`) but never a row pointing at a deleted file.
 public final class Store: Sendable {
     public let photosDirectory: URL
-    let databaseURL: URL
-    /// A pool so the UI can read while downloads write; it also puts the file in WAL mode.
-    let writer: DatabasePool
+    /// The database's file; nil for one in memory (tests).
+    let databaseURL: URL?
+    /// The app's is a pool on its file, so the UI can read while downloads write (it also puts
+    /// the file in WAL mode); any other GRDB writer works too (a test's in-memory queue).
+    let writer: any DatabaseWriter
     /// File names being written by `saveDownloaded`, so `repair()` running meanwhile leaves them alone.
     let inFlight = Mutex<Set<String>>([])
     /// Files of removed photos whose Undo is still offered: unreferenced, yet not stray.
@@ -34,28 +36,38 @@ public final class Store: Sendable {
     /// Reads of an album so far (`albumReadCount`).
     let albumReads = Mutex(0)
 
-    public init(databaseURL: URL, photosDirectory: URL) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(at: databaseURL.deletingLastPathComponent(),
-                                    withIntermediateDirectories: true)
-        try manager.createDirectory(at: photosDirectory, withIntermediateDirectories: true)
+    /// The store on its database file, created with its folder if need be.
+    public convenience init(databaseURL: URL, photosDirectory: URL) throws {
+        try FileManager.default.createDirectory(at: databaseURL.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        let pool = try DatabasePool(path: databaseURL.path, configuration: Self.configuration)
+        try self.init(writer: pool, photosDirectory: photosDirectory, databaseURL: databaseURL)
+    }
 
+    /// The store on any GRDB writer (as GRDB's demo apps' `AppDatabase`), migrated to the
+    /// current schema; its configuration should be `Store.configuration`'s.
+    public init(writer: some DatabaseWriter, photosDirectory: URL, databaseURL: URL? = nil) throws {
+        try FileManager.default.createDirectory(at: photosDirectory, withIntermediateDirectories: true)
+        do {
+            try StoreMigrations.migrator.migrate(writer)
+        } catch {
+            // Release the file now: the caller may want to move it aside.
+            try? writer.close()
+            throw error
+        }
+        self.writer = writer
+        self.photosDirectory = photosDirectory
+        self.databaseURL = databaseURL
+    }
+
+    /// Foreign keys on (a photo goes with its pin), and a wait rather than a failure while
+    /// another instance (or a backup tool) briefly holds the lock.
+    public static var configuration: Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.label = "TouristStore"
-        // Another instance (or a backup tool) may briefly hold the lock; wait rather than fail.
         configuration.busyMode = .timeout(5)
-        let pool = try DatabasePool(path: databaseURL.path, configuration: configuration)
-        do {
-            try StoreMigrations.migrator.migrate(pool)
-        } catch {
-            // Release the file now: the caller may want to move it aside.
-            try? pool.close()
-            throw error
-        }
-        self.writer = pool
-        self.photosDirectory = photosDirectory
-        self.databaseURL = databaseURL
+        return configuration
     }
 
     /// Closes the database; any later call throws. Lets tests and recovery reopen the same file.
@@ -74,8 +86,8 @@ public final class Store: Sendable {
     /// the new database does not know them, and `repair()` would otherwise delete them as
     /// stray. The same happens to photos found without any database file.
     ///
-    /// With `deferVerification`, the page-by-page check (which reads the whole file: ~25 ms for
-    /// 100,000 photos, on the start-up path) is skipped unless a previous `verifyInBackground`
+    /// With `deferVerification`, the page-by-page check (which reads the whole file, on the
+    /// start-up path) is skipped unless a previous `verifyInBackground`
     /// found damage; the caller then runs `verifyInBackground` off the main thread.
     public static func openRecovering(paths: AppPaths, deferVerification: Bool = false) throws -> Opened {
         try openRecovering(databaseURL: paths.databaseURL, photosDirectory: paths.photosDirectory, now: Date(),
@@ -133,7 +145,7 @@ public final class Store: Sendable {
         } catch let error as DatabaseError where Self.isDamage(error) {
             intact = false
         }
-        if !intact {
+        if !intact, let databaseURL {
             try DurableFile.replace(Self.verificationMarker(databaseURL), with: Data(), via: URL(fileURLWithPath: databaseURL.path + ".verify.tmp"), mode: 0o600)
         }
         return intact

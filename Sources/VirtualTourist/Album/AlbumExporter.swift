@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import GtkKit
 import TouristModel
 import Translation
@@ -11,20 +12,20 @@ final class AlbumExporter {
     private let window: ApplicationWindow
     private let toasts: ToastOverlay
     private let showProblem: (String) -> Void
+    /// A photo's large version (`LargePhotos`): the album keeps copies the size of its cells,
+    /// an exported album should have the photos themselves.
+    private let large: @MainActor (Photo) async -> URL?
     private var running: Task<Void, Never>?
-    /// Read by the writing thread between photos.
-    private let cancelled = CancelFlag()
+    /// Set on the main thread, read by the writing thread between photos.
+    private let cancelled = Cancellation()
 
-    init(window: ApplicationWindow, toasts: ToastOverlay, showProblem: @escaping (String) -> Void) {
+    init(window: ApplicationWindow, toasts: ToastOverlay, showProblem: @escaping (String) -> Void,
+         large: @escaping @MainActor (Photo) async -> URL?) {
         self.window = window
         self.toasts = toasts
         self.showProblem = showProblem
+        self.large = large
     }
-
-    var isExporting: Bool { running != nil }
-    /// A photo's sharper version (`LargePhotos`): the album keeps copies the size of its cells,
-    /// an exported album should have the photos themselves.
-    var sharper: ((Photo) async -> URL?)?
 
     /// The album's downloaded photos, as they are now, to a folder the user chooses.
     func export(pin: Pin, photos: [Photo], fileURL: (Photo) -> URL?) {
@@ -44,29 +45,29 @@ final class AlbumExporter {
         }
     }
 
-    /// Each photo's sharper version where it can be had (the album's copy where not: offline,
+    /// Each photo's large version where it can be had (the album's copy where not: offline,
     /// or a failure), counted in a toast that can cancel; nil when cancelled.
     private func items(_ stored: [(photo: Photo, file: URL)]) async -> [AlbumExport.Item]? {
-        cancelled.value = false
+        cancelled.isSet = false
         let toast = Toast(fetchingText(done: 0, total: stored.count), timeout: 0)
-        toast.setButton(tr("Cancel")) { [cancelled] in cancelled.value = true }
+        toast.setButton(tr("Cancel")) { [cancelled] in cancelled.isSet = true }
         toasts.add(toast)
         defer { toast.dismiss() }
         var items: [AlbumExport.Item] = []
         for (index, entry) in stored.enumerated() {
-            if cancelled.value { return nil }
-            let file = await sharper?(entry.photo) ?? entry.file
+            if cancelled.isSet { return nil }
+            let file = await large(entry.photo) ?? entry.file
             items.append(AlbumExport.Item(title: entry.photo.title, author: entry.photo.author, license: entry.photo.license,
                                           pageURL: entry.photo.pageURL, file: file, coordinate: entry.photo.coordinate))
             toast.title = fetchingText(done: index + 1, total: stored.count)
         }
-        return cancelled.value ? nil : items
+        return cancelled.isSet ? nil : items
     }
 
     private func write(_ export: AlbumExport, into folder: URL) async {
-        cancelled.value = false
+        cancelled.isSet = false
         let toast = Toast(progressText(done: 0, total: export.items.count), timeout: 0)
-        toast.setButton(tr("Cancel")) { [cancelled] in cancelled.value = true }
+        toast.setButton(tr("Cancel")) { [cancelled] in cancelled.isSet = true }
         toasts.add(toast)
         let progress = ProgressRelay { [weak self] done, total in
             guard let self else { return }
@@ -75,7 +76,7 @@ final class AlbumExporter {
         let cancelled = self.cancelled
         let result = await Task.detached(priority: .userInitiated) { () -> Result<URL, AlbumExport.Failure> in
             do {
-                return .success(try export.write(into: folder, progress: progress.send, isCancelled: { cancelled.value }))
+                return .success(try export.write(into: folder, progress: progress.send, isCancelled: { cancelled.isSet }))
             } catch let failure as AlbumExport.Failure {
                 return .failure(failure)
             } catch {
@@ -107,13 +108,12 @@ final class AlbumExporter {
     }
 }
 
-/// A flag set on the main thread and read by the writing one.
-private final class CancelFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var flag = false
-    var value: Bool {
-        get { lock.withLock { flag } }
-        set { lock.withLock { flag = newValue } }
+/// The user's Cancel, shared with the writing thread.
+private final class Cancellation: Sendable {
+    private let flag = Mutex(false)
+    var isSet: Bool {
+        get { flag.withLock { $0 } }
+        set { flag.withLock { $0 = newValue } }
     }
 }
 

@@ -26,23 +26,24 @@ final class AlbumMap {
     /// The marks the buttons are for.
     private var placedMarks: PhotoMarks?
     private let placeStandIns = Debouncer(milliseconds: 150)
+    /// A photo's mark (or its stand-in) was tapped or pressed.
     var onOpen: ((Photo) -> Void)?
-    /// A move of an album's map is over: `true` when its page was covered first and it jumped.
-    static let flightEnded = Broadcast<Bool>()
-    /// The Map view's stand-ins match its marks again (how many there are).
-    static let standInsPlaced = Broadcast<Int>()
+    private let follower: PageFollower
 
     /// `standIns`: focusable buttons for the marks (the Map view); the small map is a picture for
     /// the pointer and touch only (the grid is its keyboard way).
-    init(pin: Pin, tiles: TileSource, zoom: Double, standIns: Bool, fileURL: @escaping (Photo) -> URL?) {
+    init(pin: Pin, tiles: TileSource, zoom: Double, standIns: Bool, fileURL: @escaping (Photo) -> URL?,
+         follower: PageFollower) {
         self.pin = pin
+        self.follower = follower
         self.standIns = standIns
         self.fileURL = fileURL
         map = MapView(source: tiles, interactive: true)
         // Moves within a place (to a selected photo, to fit the photos): half a second, where
         // libshumate's default would take about four at these zoom levels.
         map.flightDuration = 500
-        map.onFlightEnded = { cutShort in Self.flightEnded.send(cutShort) }
+        // `cutShort`: its page was covered first and it jumped.
+        map.onFlightEnded = { cutShort in follower.report(.albumMapArrived(cutShort: cutShort)) }
         map.zoom = zoom
         map.center(latitude: pin.latitude, longitude: pin.longitude)
         if !standIns { map.hideControls() }
@@ -113,8 +114,8 @@ final class AlbumMap {
     }
 
     /// The stand-ins are hidden while the map moves and shown once it rests: nobody tabs through
-    /// a moving map, and the marker layer allocates each of them every frame (P12's flight over
-    /// 250 photos: 1.28× the empty map with them, 1.17× without). One that has the keyboard's
+    /// a moving map, and the marker layer allocates each of them every frame (a flight over
+    /// hundreds of photos took visibly longer frames with them). One that has the keyboard's
     /// focus keeps them shown.
     private func restStandIns() {
         if !map.markerHasFocus { map.showsMarkers = false }
@@ -175,7 +176,7 @@ final class AlbumMap {
         }
         for gone in standInsByPhoto.values { map.removeMarker(gone.marker) }
         standInsByPhoto = kept
-        Self.standInsPlaced.send(kept.count)
+        follower.report(.albumMapStandIns(count: kept.count))
     }
 
     /// "Photo: Place 3", "Photo: Place 3, and 2 more here".

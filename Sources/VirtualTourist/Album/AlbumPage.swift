@@ -10,9 +10,10 @@ final class AlbumPage {
     let page: NavigationPage
     private(set) var pin: Pin
     private let sourceName: String
-    var onOpenPhoto: ((Photo, PhotoViewer.Album) -> Void)?
+    private let openPhoto: (Photo, PhotoViewer.Album) -> Void
     /// Where a removal offers Undo.
-    var undoToasts: UndoToasts?
+    private let undoToasts: UndoToasts
+    private let follower: PageFollower
 
     private let loader: AlbumLoader
     private let grid: PhotoGrid
@@ -42,25 +43,16 @@ final class AlbumPage {
     private let placeBox = Box(.vertical)
     private static var serial = 0
     private var observation: AlbumLoader.Observation?
-    /// What every album page reports, for whoever follows (the benchmark's trace). One for the
-    /// type, not per page: a follower subscribes once and hears a page's first events too.
-    static let events = Broadcast<Event>()
 
-    enum Event {
-        /// The page's slide-in is over: the cells are where they stay.
-        case shown(Pin)
-        /// Placeholders appear: with a search's rows, or with a stored album that has photos to fetch.
-        case placeholdersShown(count: Int)
-        /// A cell shows its photo.
-        case photoShown(Int64, page: NavigationPage)
-        /// Every cell in view shows its photo (once per page).
-        case visibleShown(cells: Int, page: NavigationPage)
-    }
-
+    /// `openPhoto`: the viewer for a photo of the album (a press and hold, Enter, or its mark).
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
-         window: (width: Int32, height: Int32, scaleFactor: Int32)) {
+         window: (width: Int32, height: Int32, scaleFactor: Int32), undoToasts: UndoToasts,
+         follower: PageFollower, openPhoto: @escaping (Photo, PhotoViewer.Album) -> Void) {
         self.pin = pin
         self.loader = loader
+        self.undoToasts = undoToasts
+        self.follower = follower
+        self.openPhoto = openPhoto
         grid = PhotoGrid(fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
         // Decoding runs on other threads while the rest of the page is built. The grid gets the
         // height left by the header, the place map and the bottom bar (~230 px).
@@ -69,7 +61,7 @@ final class AlbumPage {
         grid.prefetch(count: firstScreen, scaleFactor: window.scaleFactor)
         self.tiles = tiles
         placeMap = AlbumMap(pin: pin, tiles: tiles, zoom: 14, standIns: false,
-                            fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
+                            fileURL: { [weak loader] photo in loader?.fileURL(for: photo) }, follower: follower)
         mapClamp = Clamp(child: placeMap.map, orientation: .vertical, maximum: 140)
         self.sourceName = sourceName
         title = WindowTitle(title: pin.title, subtitle: Self.subtitle(pin: pin, source: sourceName))
@@ -98,7 +90,7 @@ final class AlbumPage {
     }
 
     /// The pin as stored now: its place's name may have arrived since the page was built.
-    func pinChanged(_ pin: Pin) {
+    private func pinChanged(_ pin: Pin) {
         guard pin.id == self.pin.id, pin.title != self.pin.title else { return }
         self.pin = pin
         title.title = pin.title
@@ -198,21 +190,19 @@ final class AlbumPage {
     private func bind() {
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onRetry = { [weak loader] id in loader?.retry(photoID: id) }
-        grid.onOpen = { [unowned self] photo in self.onOpenPhoto?(photo, self.viewerAlbum) }
+        grid.onOpen = { [unowned self] photo in self.openPhoto(photo, self.viewerAlbum) }
         grid.onSelect = { [weak self] id in
             self?.placeMap.select(id, follow: true)
             self?.photoMap?.select(id, follow: false)
         }
         placeMap.onOpen = { [weak self] photo in self?.openFromMap(photo) }
-        sortMenu.onChoose = { [weak self] arrangement in
-            try? self?.loader.arrange(sort: arrangement.sort, period: arrangement.period)
-        }
+        sortMenu.onChoose = { [weak self] arrangement in self?.arrange(arrangement) }
         // Weak: the toggle is a widget, which outlives the page object while it slides out.
         mapToggle.onToggled { [weak self] in
             guard let self else { return }
             self.showMapView(self.mapToggle.isActive)
         }
-        forwardEvents()
+        followPage()
         show(loader.state)  // a prefetch may have filled it already
         // Weak: the store may deliver once more after the window is gone (a removal just before
         // quitting). Observing makes it the foreground album: its downloads go first.
@@ -223,16 +213,12 @@ final class AlbumPage {
         loader.start()
     }
 
-    /// The grid reports its cells only when someone follows: checking whether the first screen
-    /// is complete costs a pass over the cells per photo.
-    private func forwardEvents() {
-        let events = Self.events
-        guard events.isObserved else { return }
-        grid.onPhotoShown = { [unowned self] id in events.send(.photoShown(id, page: self.page)) }
-        grid.onVisibleShown = { [unowned self] count in events.send(.visibleShown(cells: count, page: self.page)) }
-        page.onShown { [pin] in events.send(.shown(pin)) }
-        // Under the viewer the album's maps keep no decoded tiles (256 KB each), as the main map
-        // under the album keeps none; they come back from the disk cache.
+    /// What the page's follower hears; and under the viewer the album's maps keep no decoded
+    /// tiles, as the main map under the album keeps none (they come back from the disk cache).
+    private func followPage() {
+        grid.onPhotoShown = { [unowned self] id in self.follower.report(.photoShown(id, page: self.page)) }
+        grid.onVisibleShown = { [unowned self] count in self.follower.report(.visibleShown(cells: count, page: self.page)) }
+        page.onShown { [follower, pin] in follower.report(.albumPageShown(pin)) }
         page.onHidden { [weak self] in
             self?.placeMap.map.releaseTiles()
             self?.photoMap?.map.releaseTiles()
@@ -244,6 +230,7 @@ final class AlbumPage {
     }
 
     private func show(_ state: AlbumState) {
+        if let pin = state.pin { pinChanged(pin) }
         let before = grid.album.phase
         grid.show(state)
         let photos = state.cells.map(\.photo)
@@ -252,7 +239,7 @@ final class AlbumPage {
         sortMenu.show(state.arrangement, periods: state.periods)
         updateChrome()
         if case .filling = state.phase, before == .idle || before == .searching {
-            Self.events.send(.placeholdersShown(count: state.cells.count))
+            follower.report(.placeholdersShown(count: state.cells.count))
         }
     }
 
@@ -267,8 +254,6 @@ final class AlbumPage {
         waitBanner.stop()
         loader.close()
     }
-
-    var isSettled: Bool { !loader.state.isDownloading }
 
     private func updateChrome() {
         let state = loader.state
@@ -285,8 +270,8 @@ final class AlbumPage {
             stack.show(Content.error)
         case .filling, .ready:
             // From the search's spinner to the placeholders without a cross-fade: the fade's
-            // frames repaint the whole grid twice over (200 ms of frames of 7-20 ms on software
-            // rendering), on the main thread that also reads the first photos' bytes.
+            // frames repaint the whole grid twice over (slow frames on software rendering), on
+            // the main thread that also reads the first photos' bytes.
             stack.show(mapToggle.isActive ? Content.map : Content.photos, animated: !isSearchShown)
         }
         isSearchShown = state.phase == .searching
@@ -335,7 +320,7 @@ final class AlbumPage {
     private func showMapView(_ shown: Bool) {
         if shown, photoMap == nil {
             let made = AlbumMap(pin: pin, tiles: tiles, zoom: 14, standIns: true,
-                                fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
+                                fileURL: { [weak loader] photo in loader?.fileURL(for: photo) }, follower: follower)
             made.map.setMapLabel(Self.mapLabel(pin))
             made.map.setExpand(horizontal: true, vertical: true)
             made.onOpen = { [weak self] photo in self?.openFromMap(photo) }
@@ -371,7 +356,7 @@ final class AlbumPage {
     private func openFromMap(_ photo: Photo) {
         guard let id = photo.id, let cell = loader.state.cell(id: id) else { return }
         if case .shown(let shown) = cell {
-            onOpenPhoto?(shown, viewerAlbum)
+            openPhoto(shown, viewerAlbum)
         } else {
             showMapView(false)
             grid.select(id)
@@ -380,9 +365,19 @@ final class AlbumPage {
 
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.
     private func remove(_ id: Int64) {
-        guard let removal = loader.remove(photoID: id) else { return }
-        undoToasts?.offer(title: tr("Photo removed"), undo: { [loader] in loader.undo(removal) },
-                          commit: { [loader] in loader.discard(removal) })
+        guard let removal = loader.removeUndoably(photoID: id) else { return }
+        undoToasts.offer(removal) { _ in tr("Photo removed") }
+    }
+
+    /// The order and decade chosen in Sort and Filter, stored with the pin (the album follows
+    /// the store); one that cannot be stored leaves the album as it was, and says so.
+    private func arrange(_ arrangement: AlbumArrangement) {
+        do {
+            try loader.arrange(sort: arrangement.sort, period: arrangement.period)
+        } catch {
+            Log.error("The album's order could not be saved: \(error.localizedDescription)")
+            sortMenu.show(loader.state.arrangement, periods: loader.state.periods)
+        }
     }
 
     private static func pillButton(_ label: String, _ action: @escaping () -> Void) -> Button {

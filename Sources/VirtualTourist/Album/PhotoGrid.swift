@@ -24,6 +24,10 @@ final class PhotoGrid {
     /// list change (removed photos' neighbours move up) show without decoding again.
     private let textures = TextureCache(capacity: 64)
     private var keyController: EventController?
+    /// How the list fills: the first screen at once, the rest a row per frame (`Fill`).
+    private var fill = Fill()
+    private let fillDeadline = Debouncer(milliseconds: 1000)
+    private var loadsScheduled = false
 
     var onRemove: ((Int64) -> Void)?
     var onRetry: ((Int64) -> Void)?
@@ -31,17 +35,17 @@ final class PhotoGrid {
     var onPhotoShown: ((Int64) -> Void)?
     /// The selected photo changed (nil: none), by keys, a click or a tap.
     var onSelect: ((Int64?) -> Void)?
-    /// Called once, when every cell in view shows its photo, not a placeholder (for the trace).
+    /// Called once, when every cell in view shows its photo, not a placeholder.
     var onVisibleShown: ((Int) -> Void)?
 
     init(fileURL: @escaping (Photo) -> URL?) {
         self.fileURL = fileURL
-        var setup: ((ListItem) -> Void)!
-        var bind: ((ListItem) -> Void)!
-        var unbind: ((ListItem) -> Void)!
-        var teardown: ((ListItem) -> Void)!
-        grid = GridView(model: list, setup: { setup($0) }, bind: { bind($0) }, unbind: { unbind($0) },
-                        teardown: { teardown($0) })
+        // GTK takes the item factory's calls with the grid, before this object is whole: they
+        // reach it through a relay that holds it weakly (the grid widget outlives this object
+        // while the album page slides out).
+        let relay = FactoryRelay()
+        grid = GridView(model: list, setup: { relay.owner?.setUp($0) }, bind: { relay.owner?.bind($0) },
+                        unbind: { relay.owner?.unbind($0) }, teardown: { relay.owner?.tearDown($0) })
         grid.setColumns(min: 2, max: 12)
         grid.setAccessibleLabel(tr("Photos"))
         grid.addCSSClass("album-grid")
@@ -52,31 +56,10 @@ final class PhotoGrid {
         root.onScroll { [weak self] in
             guard let self else { return }
             self.scheduleLoads()
-            if !self.fillReleased { self.releaseFill() }
+            if !self.fill.released { self.releaseFill() }
         }
         // Photos that arrived while the grid was off screen (the Map view on) wait for it.
         root.onViewChanged { [weak self] in self?.scheduleLoads() }
-        setup = { [weak self] item in
-            guard let self else { return }
-            let cell = PhotoCell(size: Self.cellSize, pixelSide: self.textureSide)
-            cell.onTap = { [weak self] id in self?.tapped(id) }
-            cell.onOpen = { [weak self] id in self?.open(id) }
-            cell.item = item
-            self.cells[item.key] = cell
-            item.setChild(cell.root)
-        }
-        bind = { [weak self] item in self?.bind(item) }
-        // Weak captures throughout: the grid widget outlives this object while the album page
-        // slides out. Unbind only stops a cell's decoding, so a re-bind of the same photo (GTK
-        // re-binds on selection changes) keeps a pending tap (bind resets a cell given another photo).
-        unbind = { [weak self] item in self?.cells[item.key]?.cancelLoad() }
-        // The list item is freed after this: forget the cell, so nothing touches the item again.
-        teardown = { [weak self] item in
-            guard let self, let cell = self.cells.removeValue(forKey: item.key) else { return }
-            cell.cancelLoad()
-            cell.item = nil
-            if let id = cell.boundPhotoID, self.bound[id] === cell { self.bound[id] = nil }
-        }
         grid.onActivate { [weak self] position in
             guard let self, let id = self.photoID(at: position) else { return }
             self.open(id)
@@ -86,6 +69,34 @@ final class PhotoGrid {
             guard let self else { return }
             self.onSelect?(position.flatMap { self.photoID(at: $0) })
         }
+        relay.owner = self
+    }
+
+    // MARK: The item factory
+
+    private final class FactoryRelay { weak var owner: PhotoGrid? }
+
+    private func setUp(_ item: ListItem) {
+        let cell = PhotoCell(size: Self.cellSize, pixelSide: textureSide)
+        cell.onTap = { [weak self] id in self?.tapped(id) }
+        cell.onOpen = { [weak self] id in self?.open(id) }
+        cell.item = item
+        cells[item.key] = cell
+        item.setChild(cell.root)
+    }
+
+    /// Only stops a cell's decoding, so a re-bind of the same photo (GTK re-binds on selection
+    /// changes) keeps a pending tap (bind resets a cell given another photo).
+    private func unbind(_ item: ListItem) {
+        cells[item.key]?.cancelLoad()
+    }
+
+    /// The list item is freed after this: forget the cell, so nothing touches the item again.
+    private func tearDown(_ item: ListItem) {
+        guard let cell = cells.removeValue(forKey: item.key) else { return }
+        cell.cancelLoad()
+        cell.item = nil
+        if let id = cell.boundPhotoID, bound[id] === cell { bound[id] = nil }
     }
 
     /// Selects a photo's cell and scrolls to it (from the map).
@@ -94,20 +105,25 @@ final class PhotoGrid {
         grid.scrollTo(position)
     }
 
-    /// The first screenful of items joins the list at once, so the first frame can show it; the rest
-    /// a row's worth per frame: GTK 4.18 gives every item within max-columns × 30 rows a cell, and
-    /// making 21 cells a frame stalled the main loop for 30–40 ms while an album filled.
-    /// The list is always a prefix of the album, so changes beyond it need no splice.
+    /// The first screenful of items joins the list at once, so the first frame can show it; the
+    /// rest a row's worth per frame: GTK gives every item within max-columns × 30 rows a cell,
+    /// and making them all in one frame stalled the main loop while an album filled. The list
+    /// is always a prefix of the album, so changes beyond it need no splice.
     private static let itemsPerFrame = 7
-    private var firstScreen = 21
-    private var scaleFactor: Int32 = 1
-    private var fillScheduled = false
-    /// The rest waits while the first screen's photos are arriving: each row joining is a frame
-    /// that lays out and repaints the grid, which on a software renderer delayed the photos in
-    /// view by tens of ms. A scroll, or a second's wait (offline, photos stay pending), releases it.
-    private var fillReleased = false
-    private let fillDeadline = Debouncer(milliseconds: 1000)
-    private var fillDeadlineArmed = false
+
+    private struct Fill {
+        /// How many cells the first screen holds, and at what scale (`prefetch`).
+        var firstScreen = 21
+        var scaleFactor: Int32 = 1
+        /// A row is to join after the next frame.
+        var scheduled = false
+        /// The rest waits while the first screen's photos are arriving: each row joining is a
+        /// frame that lays out and repaints the grid, which on a software renderer delayed the
+        /// photos in view. A scroll, or a second's wait (offline, photos stay pending), releases it.
+        var released = false
+        /// The second's wait is running (armed once, not pushed back by every photo arriving).
+        var deadlineArmed = false
+    }
 
     /// Shows another state of the album: the list takes the splices between the two (none when
     /// only photos' states changed), and only the changed photos' cells are bound again.
@@ -132,8 +148,8 @@ final class PhotoGrid {
 
     private func reload() {
         list.replaceAll([])
-        fillReleased = false
-        fillDeadlineArmed = false
+        fill.released = false
+        fill.deadlineArmed = false
         fillDeadline.cancel()
         topUp()
         scheduleFill()
@@ -143,38 +159,37 @@ final class PhotoGrid {
     /// the first in it.
     private func topUp() {
         let album = album.cells
-        let end = min(max(firstScreen, Self.itemsPerFrame), album.count)
+        let end = min(max(fill.firstScreen, Self.itemsPerFrame), album.count)
         let start = list.count
         guard start < end else { return }
-        if start == 0 { prefetchTextures(album.prefix(firstScreen)) }
+        if start == 0 { prefetchTextures(album.prefix(fill.firstScreen)) }
         list.splice(at: start, removing: 0, adding: album[start..<end].map { Self.key($0.photo) })
     }
 
     private func scheduleFill() {
-        guard !fillScheduled, list.count < album.cells.count else { return }
-        if !fillReleased {
+        guard !fill.scheduled, list.count < album.cells.count else { return }
+        if !fill.released {
             guard album.cells.prefix(list.count).contains(where: \.isPlaceholder) else {
                 fillDeadline.cancel()
                 return releaseFill()
             }
-            // Armed once, not pushed back by every photo that arrives.
-            if !fillDeadlineArmed {
-                fillDeadlineArmed = true
+            if !fill.deadlineArmed {
+                fill.deadlineArmed = true
                 fillDeadline.schedule { [weak self] in self?.releaseFill() }
             }
             return
         }
-        fillScheduled = true
+        fill.scheduled = true
         FrameClock.afterNextPaint(of: grid) { [weak self] in self?.fillMore() }
     }
 
     private func releaseFill() {
-        fillReleased = true
+        fill.released = true
         scheduleFill()
     }
 
     private func fillMore() {
-        fillScheduled = false
+        fill.scheduled = false
         let album = album.cells
         let start = list.count
         guard start < album.count else { return }
@@ -296,28 +311,15 @@ final class PhotoGrid {
         }
     }
 
-    /// GtkGridView keeps max-columns × 30 rows of cells bound, each holding its decoded photo,
-    /// whatever the width shows: at most as many columns as fit keeps that to what scrolling
-    /// back needs (12 columns in a 960 px window kept 360 photos bound, 8 keep 240). A narrow
-    /// (phone) grid has at most 3 larger cells a row. The last matching breakpoint applies.
-    private static func columnsByWidth(_ scrolled: ScrolledWindow, grid: GridView) -> BreakpointBin {
-        let bin = BreakpointBin(child: scrolled, minimumWidth: 2 * cellSize, minimumHeight: cellSize)
-        bin.setExpand(horizontal: true, vertical: true)
-        bin.addBreakpoint("max-width: 1000px", [(grid, "max-columns", .uint(8))])
-        bin.addBreakpoint("max-width: 720px", [(grid, "max-columns", .uint(6))])
-        bin.addBreakpoint("max-width: 480sp", [(grid, "max-columns", .uint(3))])
-        return bin
-    }
+    /// The side of the cells' textures in pixels. The window's scale is known before the grid
+    /// is in it (its own is 1 until then), and all cells share one size (see `PhotoCell.pixelSide`).
+    private var textureSide: Int32 { Self.cellSize * max(fill.scaleFactor, grid.scaleFactor) }
 
     /// How many cells the first screen holds, and at what scale: the first screenful joins the
     /// list at once and its photos start decoding before the first frame.
-    /// The side of the cells' textures in pixels. The window's scale is known before the grid
-    /// is in it (its own is 1 until then), and all cells share one size (see `PhotoCell.pixelSide`).
-    private var textureSide: Int32 { Self.cellSize * max(scaleFactor, grid.scaleFactor) }
-
     func prefetch(count: Int, scaleFactor: Int32) {
-        firstScreen = count
-        self.scaleFactor = max(1, scaleFactor)
+        fill.firstScreen = count
+        fill.scaleFactor = max(1, scaleFactor)
         textures.capacity = max(64, 2 * count)
     }
 
@@ -330,8 +332,6 @@ final class PhotoGrid {
     }
 
     // MARK: Decoding what is on screen first
-
-    private var loadsScheduled = false
 
     /// The grid binds cells beyond the visible rows (dozens of rows on GTK 4.8): decode only the cells within a
     /// screen of the visible area, after the frame that placed them, and again as the user scrolls.
@@ -358,7 +358,7 @@ final class PhotoGrid {
         return top + Double(Self.cellSize) >= -margin && top <= height + margin
     }
 
-    /// Reports (once, for the trace) when every cell in the visible area shows its photo.
+    /// Reports (once) when every cell in the visible area shows its photo.
     private func checkVisibleShown() {
         guard let report = onVisibleShown else { return }
         let height = Double(root.height)

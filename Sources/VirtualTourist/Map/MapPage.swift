@@ -21,15 +21,13 @@ final class MapPage {
     private let viewportSaver = Debouncer(milliseconds: 400)
     private var contextMenu: Popover?
     private var introduction: IntroductionCard?
-    /// The pins have been on the map once (`pinsShown` was sent).
+    /// The pins have been on the map once (reported to the follower).
     private var pinsWereShown = false
-    /// The toast of the deletion that the next one joins while it offers Undo.
-    private var deletionOffer: (deletion: PinList.Deletion, removal: UndoableRemoval)?
+    private let follower: PageFollower
 
     var onOpenPin: ((Pin) -> Void)?
     /// A pin was deleted (hidden while Undo is offered): its album has nothing more to do.
     var onPinDeleted: ((Int64) -> Void)?
-    var onPinDropped: ((Pin) -> Void)?
     /// The pins without a place name that the resting map shows on their own.
     var onUnnamedPinsShown: (([Int64]) -> Void)? {
         get { pins.onUnnamedPinsShown }
@@ -40,18 +38,16 @@ final class MapPage {
     let placeSearch: PlaceSearch
     /// A pin could not be stored (the reason is a phrase such as "the disk is full").
     var onPinNotSaved: ((String) -> Void)?
-    /// The pins shown changed (dropped, deleted, restored, named).
-    var onPinsChanged: (([Pin]) -> Void)?
-    /// The stored pins are on the map for the first time (their count), for whoever follows it.
-    let pinsShown = Broadcast<Int>()
 
     var isEditing: Bool {
         get { editButton.isActive }
         set { editButton.isActive = newValue }
     }
 
-    init(pins pinList: PinList, settings: SettingsKeeper, geocoder: Geocoder, undoToasts: UndoToasts, tiles: TileSource) {
+    init(pins pinList: PinList, settings: SettingsKeeper, geocoder: Geocoder, undoToasts: UndoToasts, tiles: TileSource,
+         follower: PageFollower) {
         self.pinList = pinList
+        self.follower = follower
         self.settings = settings
         self.undoToasts = undoToasts
         map = MapView(source: tiles)
@@ -91,8 +87,8 @@ final class MapPage {
         adaptToWidth()
         layout.onBreakpointChanged { [unowned self] in self.adaptToWidth() }
         page = NavigationPage(child: layout, title: "Virtual Tourist", tag: "map")
-        // Under an album (and its viewer) the map's tiles are memory nobody sees: 7.5 MB in a
-        // 960 × 680 window, up to 25 MB with the layer's cache. They come back from the disk cache.
+        // Under an album (and its viewer) the map's tiles are memory nobody sees, several MB in
+        // a desktop window. They come back from the disk cache.
         page.onHidden { [unowned self] in self.map.releaseTiles() }
         page.onShowing { [unowned self] in self.map.showTilesAgain() }
         if !settings.current.seenIntroduction {
@@ -151,10 +147,9 @@ final class MapPage {
     private func showPins() {
         guard let shown = pinList.pins else { return }
         pins.show(shown)
-        onPinsChanged?(shown)
         if !pinsWereShown {
             pinsWereShown = true
-            pinsShown.send(shown.count)
+            follower.report(.pinsShown(count: shown.count))
         }
     }
 
@@ -176,9 +171,8 @@ final class MapPage {
     /// told why.
     func dropPin(latitude: Double, longitude: Double) {
         do {
-            let pin = try pinList.add(latitude: latitude, longitude: longitude)
+            try pinList.add(latitude: latitude, longitude: longitude)
             dismissIntroduction()
-            onPinDropped?(pin)
         } catch is PinList.Unavailable {
             onPinNotSaved?(tr("the data folder cannot be written to"))
         } catch {
@@ -193,14 +187,12 @@ final class MapPage {
         guard let id = pin.id else { return }
         onPinDeleted?(id)
         let (deletion, isNew) = pinList.delete(pinID: id)
-        if !isNew, let offer = deletionOffer, offer.deletion === deletion {
-            // Translators: a toast after deleting several pins in edit mode.
-            offer.removal.title = String(format: trn("%@ pin deleted", "%@ pins deleted", deletion.ids.count),
-                                         Localization.count(deletion.ids.count))
-        } else {
-            let removal = undoToasts.offer(title: tr("Pin deleted"), undo: { deletion.undo() },
-                                           commit: { deletion.commit() })
-            deletionOffer = (deletion, removal)
+        if isNew {
+            undoToasts.offer(deletion) { count in
+                guard count > 1 else { return tr("Pin deleted") }
+                // Translators: a toast after deleting several pins in edit mode.
+                return String(format: trn("%@ pin deleted", "%@ pins deleted", count), Localization.count(count))
+            }
         }
         // Focus would fall to the toast's Undo button, and libadwaita pauses a toast while it
         // has focus: the deletion would wait until quit. Keep focus on the map.

@@ -184,7 +184,7 @@ final class PlacesPage {
     }
 
     /// The status pages are made the first time they are needed: the window measures every
-    /// page of the stack, and their wrapped text would cost the list's first frame (P13).
+    /// page of the stack, and their wrapped text would cost the list's first frame.
     private var statusPages: Set<Content> = []
 
     private func showContent(_ content: Content) {

@@ -3,22 +3,13 @@ import GtkKit
 import TouristModel
 import Translation
 
-/// The window: a navigation view of the map page and, when a pin is open, its album page and
-/// maybe one photo.
+/// The window: its pages (`WindowNavigation`), its toasts and its actions.
 @MainActor
 final class MainWindow {
-    private unowned let app: TouristApplication
     let window: ApplicationWindow
-    private let navigation = NavigationView()
+    let navigation: WindowNavigation
+    private let services: WindowServices
     private let toasts: ToastOverlay
-    private let tiles: TileSource
-    private(set) var mapPage: MapPage!
-    private var albumPage: AlbumPage?
-    /// A new pin's album whose page waits for its search to leave (`openAlbum`).
-    private var pendingAlbum: (pin: Pin, loader: AlbumLoader)?
-    private var placesPage: PlacesPage?
-    private var viewer: PhotoViewer?
-    private var thenAndNow: ThenAndNowPage?
     private var actions: [Action] = []
     private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
@@ -26,74 +17,51 @@ final class MainWindow {
     private var problemToast: Toast?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
-    private lazy var exporter: AlbumExporter = {
-        let exporter = AlbumExporter(window: window, toasts: toasts) { [unowned self] in self.showProblem($0) }
-        exporter.sharper = { [unowned self] photo in await self.sharperFile(photo) }
-        return exporter
-    }()
-    /// Albums and photos opening and closing, for whoever follows them (the benchmark's trace).
-    let events = Broadcast<Event>()
+    private lazy var exporter = AlbumExporter(window: window, toasts: toasts,
+                                              showProblem: { [unowned self] in self.showProblem($0) },
+                                              large: { @MainActor [services] photo in
+        await services.largePhotos.file(for: photo, policy: services.photoSource().addressPolicy)
+    })
+    private var mapPage: MapPage { navigation.mapPage }
 
-    enum Event {
-        /// About to build the pin's album page.
-        case albumOpening(Pin)
-        /// Its page is built and shows what the loader has.
-        case albumOpened(AlbumLoader)
-        case albumClosed
-        /// My Places is asked for and about to be built.
-        case placesOpening
-        /// Its rows hold the store's places (`widget`: where the frame showing them is painted).
-        case placesListed(Widget)
-    }
-
-    init(app: TouristApplication) {
-        self.app = app
-        window = ApplicationWindow(application: app.application)
+    init(services: WindowServices) {
+        self.services = services
+        window = ApplicationWindow(application: services.application)
         window.title = "Virtual Tourist"
-        toasts = ToastOverlay(child: navigation)
+        let view = NavigationView()
+        toasts = ToastOverlay(child: view)
         undoToasts = UndoToasts(overlay: toasts)
         // The content, not the window: a window's size request also counts its frame, and
         // libadwaita's bottom sheets need the full 360 px.
         toasts.setSizeRequest(width: 360, height: 294)
         // 100 MB of tiles: a generous working set for browsing without re-downloading.
-        tiles = TileSource(urlTemplate: app.configuration.tileURLTemplate, client: app.http,
-                           cacheDirectory: app.configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
-                           cacheKey: "osm-mapnik", cacheSizeLimit: 100_000_000)
+        let configuration = services.configuration
+        let tiles = TileSource(urlTemplate: configuration.tileURLTemplate, client: services.http,
+                               cacheDirectory: configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
+                               cacheKey: "osm-mapnik", cacheSizeLimit: 100_000_000)
         window.setContent(toasts)
-        window.setDefaultSize(width: Int32(app.settings.windowWidth ?? 960), height: Int32(app.settings.windowHeight ?? 680))
-
-        mapPage = MapPage(pins: app.pinList, settings: app.userSettings, geocoder: app.geocoder,
-                          undoToasts: undoToasts, tiles: tiles)
-        mapPage.onOpenPin = { [unowned self] pin in self.openAlbum(for: pin) }
-        mapPage.onPinDeleted = { [unowned self] id in
-            if self.pendingAlbum?.pin.id == id { self.pendingAlbum = nil }
-            self.app.albumLoaders.release(pinID: id)
-        }
-        mapPage.onPinDropped = { [unowned self] pin in
-            self.app.albumLoaders.prefetch(pin)
-            self.app.pinNamer.name(pin)
-        }
-        mapPage.onUnnamedPinsShown = { [unowned self] ids in self.app.pinNamer.nameShown(ids, in: "map") }
-        mapPage.onPinsChanged = { [unowned self] pins in
-            guard let page = self.albumPage, let pin = pins.first(where: { $0.id == page.pin.id }) else { return }
-            page.pinChanged(pin)
-        }
-        mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
-        // Translators: %@ is the reason, e.g. "the disk is full".
-        mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem(String(format: tr("Pin not saved: %@"), reason)) }
-        navigation.setRoot(mapPage.page)
-        navigation.onPopped { [unowned self] tag in self.popped(tag) }
-        // A tap on a button ends inside the button, so the navigation view's swipe tracker never
-        // sees that finger lift and takes the next edge swipe for the old touch (libadwaita 1.7):
-        // once no finger is down, let it forget every touch.
-        navigation.addController(TouchWatcher { [weak self] in self?.navigation.resetControllers() })
-
+        let settings = services.settings.current
+        window.setDefaultSize(width: Int32(settings.windowWidth ?? 960), height: Int32(settings.windowHeight ?? 680))
+        let mapPage = MapPage(pins: services.pins, settings: services.settings, geocoder: services.geocoder,
+                              undoToasts: undoToasts, tiles: tiles, follower: services.follower)
+        navigation = WindowNavigation(view: view, mapPage: mapPage, services: services, window: window, tiles: tiles,
+                                      undoToasts: undoToasts, toasts: toasts)
+        wireMapPage()
         addActions()
         window.onDefaultSizeChanged { [unowned self] in self.mapPage.sizeChanged() }
         window.onCloseRequest { [unowned self] in
             self.saveWindowState()
             return false
         }
+    }
+
+    private func wireMapPage() {
+        mapPage.onOpenPin = { [unowned self] pin in self.navigation.openAlbum(for: pin) }
+        mapPage.onPinDeleted = { [unowned self] id in self.navigation.pinDeleted(id) }
+        mapPage.onUnnamedPinsShown = { [unowned self] ids in self.services.pinNamer.nameShown(ids, in: "map") }
+        mapPage.onPlaceChosen = { [unowned self] place in self.offerPin(at: place) }
+        // Translators: %@ is the reason, e.g. "the disk is full".
+        mapPage.onPinNotSaved = { [unowned self] reason in self.showProblem(String(format: tr("Pin not saved: %@"), reason)) }
     }
 
     func present() { window.present() }
@@ -154,42 +122,28 @@ final class MainWindow {
 
     private func addActions() {
         keyControllers = Self.keys.installOncePerPress(on: window, for: self)
-        actions += AppAction.install(.win, on: window, application: app.application, handlers: [
-            .back: { [unowned self] in self.goBack() },
+        let application = services.application
+        actions += AppAction.install(.win, on: window, application: application, handlers: [
+            .back: { [unowned self] in self.navigation.goBack() },
             .close: { [unowned self] in self.window.close() },
             .undo: { [unowned self] in self.undoToasts.undoLatest() },
             .exportAlbum: { [unowned self] in
-                guard let page = self.albumPage else { return }
+                guard let page = self.navigation.albumPage else { return }
                 self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
             },
             .renamePlace: { [unowned self] in self.renamePlace() },
-            .photoMap: { [unowned self] in self.albumPage?.toggleMapView() },
+            .photoMap: { [unowned self] in self.navigation.albumPage?.toggleMapView() },
             .search: { [unowned self] in
-                if self.albumPage != nil || self.placesPage != nil {
-                    self.navigation.pop(to: self.mapPage.page)
-                    self.closeAlbum()
-                    self.closePlaces()
-                }
+                self.navigation.showMap()
                 self.mapPage.placeSearch.begin()
             },
         ])
-        actions += AppAction.install(.app, on: app.application, application: app.application, handlers: [
-            .quit: { [unowned self] in self.app.quit() },
-            .preferences: { [unowned self] in
-                guard self.preferences == nil else { return }
-                let dialog = SettingsDialog(settings: self.app.userSettings, flickrKey: self.app.flickrKey,
-                                            geocoderOverride: self.app.configuration.geocoderOverride)
-                dialog.onPlaceNamesServerChanged = { [unowned self] in self.app.placeNamesServerChanged() }
-                self.preferences = dialog
-                self.app.onFlickrKeyChange = { [weak dialog] in dialog?.showKeyPlace() }
-                dialog.present(over: self.window) { [unowned self] in
-                    self.app.onFlickrKeyChange = nil
-                    self.preferences = nil
-                }
-            },
+        actions += AppAction.install(.app, on: application, application: application, handlers: [
+            .quit: { [unowned self] in self.services.quit() },
+            .preferences: { [unowned self] in self.openPreferences() },
             .about: { [unowned self] in About.present(over: self.window) },
-            .places: { [unowned self] in self.openPlaces() },
-        ], int64Handlers: [.openPin: { [unowned self] id in self.openPin(id: id) }])
+            .places: { [unowned self] in self.navigation.openPlaces() },
+        ], int64Handlers: [.openPin: { [unowned self] id in self.navigation.openPin(id: id) }])
         // Built when the first frame is out of the way: nobody needs it before.
         MainLoop.idle { [unowned self] in ShortcutsHelp.install(on: self.window) }
     }
@@ -203,212 +157,43 @@ final class MainWindow {
         ])
     }
 
+    private func openPreferences() {
+        guard preferences == nil else { return }
+        let dialog = SettingsDialog(settings: services.settings, flickrKey: services.flickrKey,
+                                    geocoderOverride: services.configuration.geocoderOverride,
+                                    placeNamesServerChanged: services.placeNamesServerChanged)
+        preferences = dialog
+        dialog.present(over: window) { [unowned self] in self.preferences = nil }
+    }
+
     private func saveWindowState() {
         let size = window.defaultSize
-        app.userSettings.update {
+        services.settings.update {
             $0.windowWidth = Int(size.width)
             $0.windowHeight = Int(size.height)
         }
         mapPage.saveViewport()
     }
 
-    // MARK: Navigation
-
-    private func openAlbum(for pin: Pin) {
-        if albumPage != nil {
-            navigation.pop(to: mapPage.page)
-            closeAlbum()
-        }
-        // A second tap while the page waits to be built.
-        if let pending = pendingAlbum, pending.pin.id == pin.id { return }
-        dropPendingAlbum()
-        let loader: AlbumLoader
-        do {
-            loader = try app.albumLoaders.loader(for: pin)
-        } catch {
-            showToast(tr("This pin's album could not be opened"))
-            return
-        }
-        events.send(.albumOpening(pin))
-        app.pinNamer.name(pin)
-        guard loader.searchesAtOnce else { return showAlbum(pin, loader: loader) }
-        // A new pin: its search is sent before the page is built, which would otherwise hold the
-        // request back by the build and the page's first frame. At most a frame later, though:
-        // a new connection (or a queue of searches) may take longer.
-        pendingAlbum = (pin, loader)
-        loader.start()
-        let show: @MainActor () -> Void = { [weak self, weak loader] in
-            guard let self, let loader, self.pendingAlbum?.loader === loader else { return }
-            self.pendingAlbum = nil
-            self.showAlbum(pin, loader: loader)
-        }
-        loader.whenSearchLeaves(show)
-        _ = MainLoop.timeout(milliseconds: 16) {
-            show()
-            return false
-        }
-    }
-
-    /// Forgets an album whose page was not built yet, as closing it would.
-    private func dropPendingAlbum() {
-        guard let pending = pendingAlbum else { return }
-        pendingAlbum = nil
-        if let id = pending.pin.id { app.albumLoaders.release(pinID: id) }
-    }
-
-    private func showAlbum(_ pin: Pin, loader: AlbumLoader) {
-        let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
-        let page = AlbumPage(pin: pin, loader: loader, sourceName: app.makePhotoSource().displayName, tiles: tiles,
-                             window: (size.width, size.height, window.scaleFactor))
-        page.undoToasts = undoToasts
-        page.onOpenPhoto = { [unowned self] photo, album in self.openViewer(photo, in: album) }
-        albumPage = page
-        events.send(.albumOpened(loader))
-        navigation.push(page.page)
-        tourAlbumMapIfAsked(page)
-    }
-
-    /// The benchmark's tour of the album's Map view (`VT_ALBUM_MAP_TOUR`, see `MapTour`).
-    private func tourAlbumMapIfAsked(_ page: AlbumPage) {
-        let environment = app.configuration.environment
-        guard environment["VT_ALBUM_MAP_TOUR"] != nil, let map = page.showPhotoMap() else { return }
-        MapTour.startIfAsked(environment: environment, variable: "VT_ALBUM_MAP_TOUR", map: map, window: window,
-                             path: .around(latitude: page.pin.latitude, longitude: page.pin.longitude))
-    }
-
-    /// My Places over the map (an album open is closed first); already open, its search is focused.
-    private func openPlaces() {
-        if let placesPage { return placesPage.focusSearch() }
-        dropPendingAlbum()
-        events.send(.placesOpening)
-        if albumPage != nil {
-            navigation.pop(to: mapPage.page)
-            closeAlbum()
-        }
-        let page = PlacesPage(pins: app.pinList)
-        page.onChoose = { [unowned self] pin in
-            self.navigation.pop(to: self.mapPage.page)
-            self.closePlaces()
-            self.mapPage.show(pin)
-            self.openAlbum(for: pin)
-        }
-        page.onFirstList = { [unowned self] in self.events.send(.placesListed(self.window)) }
-        page.onUnnamedPlacesShown = { [unowned self] ids in self.app.pinNamer.nameShown(ids, in: "places") }
-        placesPage = page
-        page.start()
-        navigation.push(page.page)
-        page.focusSearch()
-    }
-
-    private func closePlaces() {
-        placesPage?.close()
-        app.pinNamer.nameShown([], in: "places")
-        placesPage = nil
-    }
-
     /// Rename Place…: the open album's place gets the user's own name, with Undo.
     private func renamePlace() {
-        guard let pin = albumPage?.pin, let id = pin.id else { return }
+        guard let pin = navigation.albumPage?.pin, let id = pin.id else { return }
+        let pins = services.pins
         AlertDialog.askText(over: window, heading: tr("Rename Place"),
                             body: tr("Leave it empty for the name the map gives the place."),
                             text: pin.name ?? "", confirm: tr("_Rename")) { [unowned self] name in
             do {
-                let previous = try self.app.pinList.rename(pinID: id, to: name)
-                _ = self.undoToasts.offer(title: tr("Place renamed"), undo: { [weak self] in
+                let previous = try pins.rename(pinID: id, to: name)
+                self.undoToasts.offer(ClosureChange(undo: { [weak self] in
                     do {
-                        try self?.app.pinList.rename(pinID: id, to: previous)
+                        try pins.rename(pinID: id, to: previous)
                     } catch {
                         self?.showToast(tr("The place could not be renamed"))
                     }
-                }, commit: {})
+                })) { _ in tr("Place renamed") }
             } catch {
                 self.showToast(tr("The place could not be renamed"))
             }
         }
-    }
-
-    private func openPin(id: Int64) {
-        guard let pin = app.pinList.storedPin(id: id) else {
-            showToast(tr("That pin no longer exists"))
-            return
-        }
-        openAlbum(for: pin)
-    }
-
-    private func openViewer(_ photo: Photo, in album: PhotoViewer.Album) {
-        guard albumPage != nil else { return }
-        closeViewer()
-        let viewer = PhotoViewer(photo: photo, album: album, window: window)
-        // The source's address policy, once: making the source for every photo was work in the
-        // frame that shows the next one.
-        let policy = app.makePhotoSource().addressPolicy
-        viewer.sharper = { [unowned self] photo in await self.app.largePhotos.fetch(for: photo, policy: policy) }
-        viewer.cachedSharper = { [unowned self] photo in self.app.largePhotos.cachedFile(for: photo) }
-        viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
-        viewer.showToast = { [unowned self] title in self.showToast(title) }
-        viewer.onEmpty = { [unowned self] in self.navigation.pop() }
-        viewer.onShowOnMap = { [unowned self] photo in
-            guard let albumPage = self.albumPage else { return }
-            self.navigation.pop(to: albumPage.page)
-            self.closeViewer()
-            albumPage.showOnMap(photo)
-        }
-        viewer.onThenAndNow = { [unowned self] then, now in
-            let pair = ThenAndNowPage(then: then, now: now, fileURL: album.fileURL)
-            self.thenAndNow = pair
-            self.navigation.push(pair.page)
-        }
-        self.viewer = viewer
-        navigation.push(viewer.page)
-    }
-
-    /// The photo's sharper version, for the viewer and Export Album (`LargePhotos`).
-    private func sharperFile(_ photo: Photo) async -> URL? {
-        await app.largePhotos.file(for: photo, policy: app.makePhotoSource().addressPolicy)
-    }
-
-    private func goBack() {
-        if albumPage != nil || placesPage != nil {
-            navigation.pop()
-        } else if mapPage.placeSearch.escape() {
-            return
-        } else if mapPage.isEditing {
-            mapPage.isEditing = false
-        }
-    }
-
-    /// A page has left (by a back button, Esc, Alt+←, the mouse's back button or a swipe): stop
-    /// what it was doing.
-    private func popped(_ tag: String?) {
-        // Tags, not kinds: a pop animation may end after the next album was opened.
-        if let tag, tag == thenAndNow?.page.tag {
-            thenAndNow?.close()
-            thenAndNow = nil
-        } else if let tag, tag == viewer?.page.tag {
-            closeViewer()
-        } else if let tag, tag == albumPage?.page.tag {
-            closeAlbum()
-            mapPage.focusMap()
-        } else if let tag, tag == placesPage?.page.tag {
-            closePlaces()
-            mapPage.focusMap()
-        }
-    }
-
-    private func closeViewer() {
-        thenAndNow?.close()
-        thenAndNow = nil
-        guard let viewer else { return }
-        viewer.close()
-        self.viewer = nil
-    }
-
-    private func closeAlbum() {
-        closeViewer()
-        guard let albumPage else { return }
-        albumPage.close()
-        if let id = albumPage.pin.id { app.albumLoaders.release(pinID: id) }
-        self.albumPage = nil
-        events.send(.albumClosed)
     }
 }

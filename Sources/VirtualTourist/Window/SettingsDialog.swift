@@ -6,7 +6,7 @@ import Translation
 /// The Preferences dialog: which service finds photos, the Flickr key, how many photos an album
 /// gets, and which server names places. Every change is saved at once (the key to the keyring, see
 /// `FlickrKeyKeeper`; the server's address once applied and valid). The window keeps this object
-/// while the dialog is open, and calls `showKeyPlace` when the key moves.
+/// while the dialog is open; the key's row follows the keeper.
 @MainActor
 final class SettingsDialog {
     private let dialog = PreferencesDialog(title: tr("Preferences"))
@@ -20,13 +20,15 @@ final class SettingsDialog {
     /// Why the address typed was refused, under the row.
     private let serverProblem = Label()
     /// An address was applied: the geocoder should ask the new server.
-    var onPlaceNamesServerChanged: (() -> Void)?
+    private let placeNamesServerChanged: () -> Void
     private static let choices = Settings.SourceChoice.allCases
 
     /// `geocoderOverride`: the VT_GEOCODER_URL this session uses whatever the setting says.
-    init(settings keeper: SettingsKeeper, flickrKey: FlickrKeyKeeper, geocoderOverride: URL? = nil) {
+    init(settings keeper: SettingsKeeper, flickrKey: FlickrKeyKeeper, geocoderOverride: URL?,
+         placeNamesServerChanged: @escaping () -> Void) {
         settings = keeper
         self.flickrKey = flickrKey
+        self.placeNamesServerChanged = placeNamesServerChanged
         let settings = keeper.current
         source = ComboRow(title: tr("Photo Source"), options: Self.choices.map(Self.label),
                           selected: Self.choices.firstIndex(of: settings.source) ?? 0)
@@ -59,11 +61,12 @@ final class SettingsDialog {
         }
         dialog.addGroup(title: tr("Place Names"), description: about, rows: [server, serverProblem])
         showKeyPlace()
+        flickrKey.observe(by: self) { [weak self] in self?.showKeyPlace() }
     }
 
     /// Where the key is kept; while it is read from the keyring the row waits for it, so that
     /// nothing typed there can race the stored key.
-    func showKeyPlace() {
+    private func showKeyPlace() {
         let keeper = flickrKey
         let reading = keeper.place == .reading
         if key.isSensitive == reading {
@@ -99,7 +102,7 @@ final class SettingsDialog {
             let address = try PlaceNamesServer.address(from: server.text)
             showServerProblem(nil)
             settings.update { $0.placeNamesServer = address }
-            onPlaceNamesServerChanged?()
+            placeNamesServerChanged()
         } catch {
             showServerProblem(error.errorDescription)
         }

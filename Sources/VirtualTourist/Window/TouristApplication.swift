@@ -20,8 +20,8 @@ final class TouristApplication {
     /// Every photo transfer and search of every album waits here for a slot (open album first),
     /// and, offline, for the network. A host gets `photoConnections` transfers on the wire, and
     /// the open album 4 more waiting in the photo session's queue, where libsoup starts one the
-    /// moment a connection is free instead of when the main thread next turns (curl's handoff
-    /// takes 0.6–0.9 ms; through the main thread it took 3.5–10 ms while the grid was painted, P1).
+    /// moment a connection is free instead of when the main thread next turns (which, while the
+    /// grid was painted, took several times curl's handoff).
     private(set) lazy var downloads = DownloadScheduler(perHost: Self.photoConnections, total: 16, ahead: 4,
                                                         connectivity: connectivity, pauses: pauses)
     /// Hosts that asked the app to slow down (429): the albums' photos and searches wait for
@@ -33,9 +33,9 @@ final class TouristApplication {
     private(set) lazy var photoHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 16,
                                                  maxConnectionsPerHost: UInt32(Self.photoConnections),
                                                  thread: photoThread)
-    /// The viewer's sharper versions: a session of their own, never queued behind an album's
+    /// The viewer's large versions: a session of their own, never queued behind an album's
     /// photos, on the photos' thread. On the main thread's loop, sending the request of each →
-    /// came before the frame that shows the next photo (0.4–0.9 ms of its 3, P11 next).
+    /// came before the frame that shows the next photo.
     private lazy var viewerHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 4,
                                              maxConnectionsPerHost: 2, thread: photoThread)
     /// Parallel photo transfers to one host (what curl's `--parallel-max 8` floor uses too).
@@ -48,6 +48,11 @@ final class TouristApplication {
     private(set) lazy var pinList: PinList = {
         let list = PinList(store: { [unowned self] in self.openStoreOnce() })
         list.onError = { Log.error($0) }
+        // A dropped pin's album is fetched ahead and its place named, before it is opened.
+        list.onAdded = { [unowned self] pin in
+            self.albumLoaders.prefetch(pin)
+            self.pinNamer.name(pin)
+        }
         return list
     }()
     private(set) lazy var albumLoaders = AlbumLoaderRegistry(
@@ -69,7 +74,7 @@ final class TouristApplication {
     func placeNamesServerChanged() {
         geocoder.endpoint = geocoderEndpoint
     }
-    /// The photo viewer's sharper versions, fetched on demand into the cache folder.
+    /// The photo viewer's large versions, fetched on demand into the cache folder.
     private(set) lazy var largePhotos = LargePhotos(
         directory: configuration.paths.cacheDirectory.appendingPathComponent("large-photos", isDirectory: true),
         client: viewerHTTP, connectivity: connectivity, pauses: pauses)
@@ -88,15 +93,14 @@ final class TouristApplication {
             // Translators: the name of the Flickr key's entry in the user's keyring (Passwords and Keys).
             store: Keyring(service: "flickr", label: tr("Flickr API key for Virtual Tourist")),
             update: { [unowned self] change in self.userSettings.update(change) })
-        keeper.onChange = { [unowned self] in self.flickrKeyChanged() }
+        keeper.observe(by: self) { [unowned self] in self.flickrKeyChanged() }
         return keeper
     }()
-    /// The open preferences' view of the key's place.
-    var onFlickrKeyChange: (() -> Void)?
     private var keyringFailureLogged = false
     private var window: MainWindow?
-    /// The benchmark's trace, following the window and the models (nil unless `VT_TRACE`).
-    private var traceRecorder: TraceRecorder?
+    /// Who follows the window's pages: the benchmark's trace with `VT_TRACE`, else nobody.
+    private lazy var follower: PageFollower =
+        TraceRecorder.start(downloads: downloads, store: { [unowned self] in self.openStoreOnce() }) ?? NoFollower()
     /// Why the settings file is not in use, told to the user once the window shows.
     private let settingsProblem: SettingsProblem?
 
@@ -144,10 +148,9 @@ final class TouristApplication {
             return
         }
         Trace.shared?.event("activated")
-        let window = MainWindow(app: self)
+        let window = MainWindow(services: services)
         self.window = window
         Trace.shared?.event("window_built")
-        traceRecorder = TraceRecorder.attach(to: window, downloads: downloads, store: { [unowned self] in self.openStoreOnce() })
         window.present()
         Trace.shared?.eventAfterNextPaint("first_frame", of: window.window)
         Trace.shared?.recordFrames(of: window.window)
@@ -158,7 +161,17 @@ final class TouristApplication {
             self.flickrKey.start()
             self.watchNetwork()
         }
-        MapTour.startIfAsked(environment: configuration.environment, map: window.mapPage.map, window: window.window)
+        MapTour.startIfAsked(environment: configuration.environment, map: window.navigation.mapPage.map, window: window.window)
+    }
+
+    /// What the window and its pages use.
+    private var services: WindowServices {
+        WindowServices(application: application, configuration: configuration, settings: userSettings, http: http,
+                       pins: pinList, albums: albumLoaders, geocoder: geocoder, largePhotos: largePhotos,
+                       pinNamer: pinNamer, flickrKey: flickrKey,
+                       photoSource: { [unowned self] in self.makePhotoSource() }, follower: follower,
+                       quit: { [unowned self] in self.quit() },
+                       placeNamesServerChanged: { [unowned self] in self.placeNamesServerChanged() })
     }
 
     /// GIO's network monitor (the network portal inside Flatpak), created after the first frame:
@@ -233,7 +246,6 @@ final class TouristApplication {
             default: Log.error("Keyring: \(failure.reason)")
             }
         }
-        onFlickrKeyChange?()
     }
 
     /// Checks the database file, then fixes photo files and rows left inconsistent by a crash,
