@@ -338,26 +338,27 @@ final class MainWindow {
     private func openViewer(_ photo: Photo, in album: PhotoViewer.Album) {
         guard albumPage != nil else { return }
         closeViewer()
-        let viewer = PhotoViewer(photo: photo, album: album, window: window)
         // The source's address policy, once: making the source for every photo was work in the
         // frame that shows the next one.
         let policy = app.makePhotoSource().addressPolicy
-        viewer.sharper = { [unowned self] photo in await self.app.largePhotos.fetch(for: photo, policy: policy) }
-        viewer.cachedSharper = { [unowned self] photo in self.app.largePhotos.cachedFile(for: photo) }
-        viewer.openURI = { [unowned self] uri in URILauncher.launch(uri, from: self.window) }
-        viewer.showToast = { [unowned self] title in self.showToast(title) }
-        viewer.onEmpty = { [unowned self] in self.navigation.pop() }
-        viewer.onShowOnMap = { [unowned self] photo in
-            guard let albumPage = self.albumPage else { return }
-            self.navigation.pop(to: albumPage.page)
-            self.closeViewer()
-            albumPage.showOnMap(photo)
-        }
-        viewer.onThenAndNow = { [unowned self] then, now in
-            let pair = ThenAndNowPage(then: then, now: now, fileURL: album.fileURL)
-            self.thenAndNow = pair
-            self.navigation.push(pair.page)
-        }
+        let services = PhotoViewer.Services(
+            large: { [unowned self] photo in await self.app.largePhotos.fetch(for: photo, policy: policy) },
+            cachedLarge: { [unowned self] photo in self.app.largePhotos.cachedFile(for: photo) },
+            openURI: { [unowned self] uri in URILauncher.launch(uri, from: self.window) },
+            showToast: { [unowned self] title in self.showToast(title) },
+            empty: { [unowned self] in self.navigation.pop() },
+            showOnMap: { [unowned self] photo in
+                guard let albumPage = self.albumPage else { return }
+                self.navigation.pop(to: albumPage.page)
+                self.closeViewer()
+                albumPage.showOnMap(photo)
+            },
+            thenAndNow: { [unowned self] then, now in
+                let pair = ThenAndNowPage(then: then, now: now, fileURL: album.fileURL)
+                self.thenAndNow = pair
+                self.navigation.push(pair.page)
+            })
+        let viewer = PhotoViewer(photo: photo, album: album, window: window, services: services, follower: NoFollower())
         self.viewer = viewer
         navigation.push(viewer.page)
     }

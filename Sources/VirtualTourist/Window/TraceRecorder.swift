@@ -76,30 +76,11 @@ final class TraceRecorder {
             case .visibleShown(let cells, let page): trace.eventAfterNextPaint("visible_painted", of: page, ["cells": .int(cells)])
             }
         })
-        subscriptions.append(PhotoViewer.events.observe { [trace] event in
-            switch event {
-            case .shown(let photo): trace.event("viewer_shown", Self.id("photo", photo.id))
-            case .pageShown(let photo): trace.event("viewer_page_shown", Self.id("photo", photo.id))
-            case .sharpened(let photo, let width, let decoded, let page):
-                trace.event("viewer_sharpened", Self.id("photo", photo.id).merging(["width": .int(width),
-                                                                                    "decoded": .int(decoded)]) { a, _ in a })
-                trace.eventAfterNextPaint("viewer_sharp_painted", of: page, Self.id("photo", photo.id))
-            case .pictureShown(let photo, let prefetched, let page):
-                trace.eventAfterNextPaint("viewer_picture_painted", of: page,
-                                          Self.id("photo", photo.id).merging(["prefetched": .int(prefetched ? 1 : 0)]) { a, _ in a })
-            case .neighbourReady(let photo): trace.event("viewer_neighbour_ready", Self.id("photo", photo.id))
-            case .detailed(let photo, let width):
-                trace.event("viewer_detail", Self.id("photo", photo.id).merging(["width": .int(width)]) { a, _ in a })
-            }
-        })
         subscriptions.append(AlbumMap.flightEnded.observe { [trace] cutShort in
             trace.event("album_map_arrived", ["cut_short": .int(cutShort ? 1 : 0)])
         })
         subscriptions.append(AlbumMap.standInsPlaced.observe { [trace] count in
             trace.event("album_map_stand_ins", ["count": .int(count)])
-        })
-        subscriptions.append(ZoomableImage.zoomChanged.observe { [trace] change in
-            trace.event("viewer_zoom", ["zoom": .double(change.zoom), "percent": .int(change.percent)])
         })
     }
 
