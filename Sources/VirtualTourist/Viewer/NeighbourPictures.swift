@@ -4,39 +4,42 @@ import TouristModel
 
 /// The decoded pictures of the photo on show and of its neighbours, so ← and → show the next
 /// photo in the frame after the key instead of an empty stage while it decodes. Each is the best
-/// version already on disk: the sharper one when it was fetched before, else the album's. Only
-/// the shown photo's sharper version is fetched (by the viewer, on demand): a neighbour costs no
-/// bytes, and at most three decoded photos are held.
+/// version already on disk: the large one when it was fetched before, else the album's. Only
+/// the shown photo's large version is fetched (by `ViewerPictures`, on demand): a neighbour costs
+/// no bytes, and at most three decoded photos are held.
 @MainActor
 final class NeighbourPictures {
     struct Picture {
         let texture: Texture
-        /// The sharper version: nothing better is to be fetched.
-        let isSharp: Bool
+        /// The large version: nothing better is to be fetched.
+        let isLarge: Bool
         /// The photo's own size, when the texture was decoded smaller (to fit the view).
         var fullSize: (width: Int32, height: Int32)?
     }
 
-    /// The file to decode for a photo, and whether it is the sharper version.
-    typealias Locate = (Photo) -> (url: URL, isSharp: Bool)?
+    /// The file to decode for a photo, and whether it is the large version.
+    typealias Locate = (Photo) -> (url: URL, isLarge: Bool)?
 
     private let locate: Locate
+    /// The view's size in device pixels, what a neighbour is decoded to fit.
+    private let fittedPixels: () -> (width: Int32, height: Int32)?
+    /// A neighbour's picture is decoded.
+    private let ready: (Photo) -> Void
     private var pictures: [Int64: Picture] = [:]
     private var loads: [Int64: Task<Void, Never>] = [:]
-    /// A neighbour's picture is decoded (the benchmark waits for it).
-    var onReady: ((Photo) -> Void)?
-    /// The view's size in device pixels, what a neighbour is decoded to fit.
-    var fittedPixels: (() -> (width: Int32, height: Int32)?)?
 
-    init(locate: @escaping Locate) {
+    init(locate: @escaping Locate, fittedPixels: @escaping () -> (width: Int32, height: Int32)?,
+         ready: @escaping (Photo) -> Void) {
         self.locate = locate
+        self.fittedPixels = fittedPixels
+        self.ready = ready
     }
 
     func picture(of photo: Photo) -> Picture? {
         photo.id.flatMap { pictures[$0] }
     }
 
-    /// The viewer decoded or sharpened the photo on show itself.
+    /// The viewer decoded the photo on show itself, or a larger picture of it.
     func remember(_ picture: Picture, of photo: Photo) {
         guard let id = photo.id else { return }
         loads.removeValue(forKey: id)?.cancel()
@@ -55,13 +58,13 @@ final class NeighbourPictures {
         for photo in photos {
             guard let id = photo.id, pictures[id] == nil, loads[id] == nil, let file = locate(photo) else { continue }
             loads[id] = Task { [weak self] in
-                let decoded = await PhotoViewer.decode(file.url, toFit: self?.fittedPixels?())
+                let decoded = await ViewerPictures.decode(file.url, toFit: self?.fittedPixels())
                 guard let self, !Task.isCancelled else { return }
                 self.loads[id] = nil
                 guard let decoded else { return }
-                self.pictures[id] = Picture(texture: decoded.texture, isSharp: file.isSharp,
+                self.pictures[id] = Picture(texture: decoded.texture, isLarge: file.isLarge,
                                             fullSize: (decoded.fullWidth, decoded.fullHeight))
-                self.onReady?(photo)
+                self.ready(photo)
             }
         }
     }

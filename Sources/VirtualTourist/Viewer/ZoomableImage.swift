@@ -15,14 +15,13 @@ final class ZoomableImage {
     let root: ScrolledWindow
     /// 1 is "the whole photo fits"; larger shows part of it, bigger.
     private(set) var zoom = 1.0
-    /// Every zoom (1 fits) and its percent of the photo's own pixels, for whoever follows (the
-    /// benchmark's trace): one for the type, so a follower hears a new image's first zoom too.
-    static let zoomChanged = Broadcast<(zoom: Double, percent: Int)>()
+    /// Every zoom (1 fits) and its percent of the photo's own pixels.
+    private let zoomChanged: (_ zoom: Double, _ percent: Int) -> Void
+    /// The photo is drawn larger than its texture, which has fewer pixels than the photo (it was
+    /// decoded to fit the view): a zoom, or a larger window. Answered with `showMorePixels`.
+    private let needsFullSize: () -> Void
     /// A swipe at fit size: true for the next photo (finger moving left), false for the previous.
-    var onSwipe: ((_ forward: Bool) -> Void)?
-    /// The photo is shown larger than its texture, which has fewer pixels than the photo (it was
-    /// decoded to fit the view): a zoom, or a larger window. Answered with `sharpen`.
-    var needsDetail: (() -> Void)?
+    private let swiped: (_ forward: Bool) -> Void
 
     private let picture = Picture(fit: .contain)
     /// The photo shown, once decoded.
@@ -43,7 +42,11 @@ final class ZoomableImage {
     /// One wheel notch, one key press.
     static let step = 1.25
 
-    init() {
+    init(zoomChanged: @escaping (_ zoom: Double, _ percent: Int) -> Void, needsFullSize: @escaping () -> Void,
+         swiped: @escaping (_ forward: Bool) -> Void) {
+        self.zoomChanged = zoomChanged
+        self.needsFullSize = needsFullSize
+        self.swiped = swiped
         root = ScrolledWindow(child: picture)
         root.scrollBothWays()
         root.setExpand(horizontal: true, vertical: true)
@@ -65,9 +68,9 @@ final class ZoomableImage {
         setZoom(1)
     }
 
-    /// A sharper version of the photo shown: the same picture with more pixels, so the zoom and
-    /// the scroll position stay where they are and nothing flashes.
-    func sharpen(_ texture: Texture, fullSize: (width: Int32, height: Int32)? = nil) {
+    /// The photo shown with more pixels (its large version, or its full size): the same picture,
+    /// so the zoom and the scroll position stay where they are and nothing flashes.
+    func showMorePixels(_ texture: Texture, fullSize: (width: Int32, height: Int32)? = nil) {
         picture.setTexture(texture)
         self.texture = texture
         imageSize = Self.size(of: texture, fullSize: fullSize)
@@ -87,7 +90,7 @@ final class ZoomableImage {
         return (root.width * scale, root.height * scale)
     }
 
-    /// `fittedPixels` once the view has been laid out: a sharper version fetched before the
+    /// `fittedPixels` once the view has been laid out: a large version fetched before the
     /// page's first frame (a fast network) would otherwise be decoded whole.
     func fittedPixelsWhenLaidOut() async -> (width: Int32, height: Int32)? {
         if let box = fittedPixels { return box }
@@ -97,17 +100,17 @@ final class ZoomableImage {
         return fittedPixels
     }
 
-    /// The texture has every pixel of the photo.
-    var hasAllDetail: Bool {
+    /// The texture has every pixel of the photo: it is decoded at full size.
+    var isFullSize: Bool {
         guard let texture, let imageSize else { return true }
         return Double(texture.width) >= imageSize.width
     }
 
-    /// Asks for the photo's own pixels when it is drawn larger than its texture.
-    private func askForDetailIfNeeded() {
-        guard !hasAllDetail, let texture, let imageSize, let fitScale else { return }
+    /// Asks for the photo's full size when it is drawn larger than its texture.
+    private func askForFullSizeIfNeeded() {
+        guard !isFullSize, let texture, let imageSize, let fitScale else { return }
         let drawnWidth = imageSize.width * fitScale * zoom * Double(max(1, root.scaleFactor))
-        if drawnWidth > Double(texture.width) + 1 { needsDetail?() }
+        if drawnWidth > Double(texture.width) + 1 { needsFullSize() }
     }
 
     var isZoomed: Bool { zoom > 1 }
@@ -159,13 +162,13 @@ final class ZoomableImage {
         vertical.set(value: fractionY * contentHeight - anchor.y, upper: contentHeight, pageSize: height)
         root.setCursor(named: newZoom > 1 ? "grab" : nil)
         describe()
-        askForDetailIfNeeded()
+        askForFullSizeIfNeeded()
     }
 
     /// The zoom, for screen readers (and the tests): the photo's name stays its label.
     private func describe() {
         let percent = Int(((fitScale ?? 0) * zoom * 100).rounded())
-        Self.zoomChanged.send((zoom, percent))
+        zoomChanged(zoom, percent)
         let text: String
         if zoom > 1 {
             // Translators: the zoom of the photo viewer, in percent of the photo's own pixels.
@@ -184,7 +187,7 @@ final class ZoomableImage {
 
     /// A window resized while zoomed: the same zoom, recomputed for the new fitted size.
     private func relayoutIfResized() {
-        askForDetailIfNeeded()
+        askForFullSizeIfNeeded()
         guard zoom > 1, laidOutFor != (root.width, root.height), root.width > 0 else { return }
         MainLoop.idle { [weak self] in
             guard let self, self.zoom > 1 else { return }
@@ -264,7 +267,7 @@ final class ZoomableImage {
             // A swipe: mostly sideways, over a sixth of the width (at least 48 px).
             guard drag.moved, !self.isZoomed, self.pinchStartZoom == nil,
                   abs(dx) >= max(48, Double(self.root.width) / 6), abs(dx) > 2 * abs(dy) else { return }
-            self.onSwipe?(dx < 0)
+            self.swiped(dx < 0)
         }
         return dragGesture
     }
