@@ -11,6 +11,7 @@ final class UndoToasts {
     private var open: [Offer] = []
 
     /// One change on offer, with its toast.
+    @MainActor
     private final class Offer {
         let change: UndoableChange
         let toast: Toast
