@@ -39,6 +39,19 @@ public enum ImageCheck {
         }
     }
 
+    /// What the first bytes say the file is: its signature only, no check that it is whole.
+    /// Enough to name a file that was checked when it was stored.
+    public static func signature(of head: Data) -> Format? {
+        head.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            if hasPrefix(bytes, [0xFF, 0xD8, 0xFF]) { return .jpeg }
+            if hasPrefix(bytes, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+            if hasPrefix(bytes, Array("GIF87a".utf8)) || hasPrefix(bytes, Array("GIF89a".utf8)) { return .gif }
+            if hasPrefix(bytes, Array("RIFF".utf8)), hasPrefix(bytes, Array("WEBP".utf8), at: 8) { return .webp }
+            return nil
+        }
+    }
+
     /// Width and height from the header; nil when the header doesn't say (then don't decode).
     public static func pixelSize(of data: Data) -> (width: Int, height: Int)? {
         data.withUnsafeBytes { raw in

@@ -106,6 +106,11 @@ public class Widget: Object {
     public func insertActionGroup(_ prefix: String, _ group: ActionGroup) {
         gtk_widget_insert_action_group(widget, prefix, vt_action_group(group.raw))
     }
+
+    /// Takes the group inserted under `prefix` away again.
+    public func removeActionGroup(_ prefix: String) {
+        gtk_widget_insert_action_group(widget, prefix, nil)
+    }
 }
 
 /// Where a widget goes in space larger than it needs.

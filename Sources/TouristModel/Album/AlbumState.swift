@@ -148,17 +148,19 @@ public struct AlbumState: Sendable, Equatable {
     /// being replaced, or the one the failed search left.
     public var cells: [Cell] { rows?.cells ?? [] }
     /// The album's pin as stored now (its place's name may have arrived since the album was
-    /// opened); nil before the store's first read and once the pin is deleted.
-    public var pin: Pin? { rows?.pin }
+    /// opened), whatever the phase; nil before the store's first read and once the pin is deleted.
+    public let pin: Pin?
     /// Nil unless the phase shows the cells.
     private let rows: AlbumRows?
 
     public init() {
         phase = .idle
         rows = nil
+        pin = nil
     }
 
     public init(rows: AlbumRows?, search: Search = .none) {
+        pin = rows?.pin
         switch search {
         case .searching:
             phase = .searching

@@ -16,10 +16,10 @@ public enum PhotoFileName {
         return name.isEmpty ? fallback : name
     }
 
-    /// The extension of what the bytes really are (a source's ".jpg" may be a PNG); nil when
-    /// they are no image the app knows.
+    /// The extension of what the bytes really are (a source's ".jpg" may be a PNG), from their
+    /// signature; nil when they are no image the app knows.
     public static func fileExtension(of head: Data) -> String? {
-        switch ImageCheck.format(of: head) {
+        switch ImageCheck.signature(of: head) {
         case .jpeg: "jpg"
         case .png: "png"
         case .gif: "gif"

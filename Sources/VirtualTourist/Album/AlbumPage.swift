@@ -10,15 +10,32 @@ final class AlbumPage {
     let page: NavigationPage
     private(set) var pin: Pin
     private let sourceName: String
-    private let openPhoto: (Photo, PhotoViewer.Album) -> Void
-    /// Where a removal offers Undo.
-    private let undoToasts: UndoToasts
-    private let follower: PageFollower
+    /// The album's actions ("album.…": its sort menu's, Export, Rename, the Map view), which
+    /// the window holds while the album is open.
+    let actions = ActionGroup()
+    private var installedActions: [Action] = []
+    private let services: Services
+    private var follower: PageFollower { services.follower }
+
+    /// What the page needs from the window.
+    struct Services {
+        /// Where a removal offers Undo.
+        var undoToasts: UndoToasts
+        var follower: PageFollower
+        /// Where the album's actions set their keys.
+        var application: Application
+        /// The viewer for a photo of the album (a press and hold, Enter, or its mark).
+        var openPhoto: (Photo, PhotoViewer.Album) -> Void
+        /// Export Album…, of this page's album as it is shown.
+        var export: (AlbumPage) -> Void
+        /// Rename Place…, of this pin.
+        var rename: (Pin) -> Void
+    }
 
     private let loader: AlbumLoader
     private let grid: PhotoGrid
     /// What fills the page between the place map and the bottom bar.
-    private enum Content: String {
+    enum Content: String {
         case photos, map, searching, empty, error
     }
     private let stack = Stack()
@@ -37,22 +54,20 @@ final class AlbumPage {
     private var photoMap: AlbumMap?
     private let tiles: TileSource
     private let mapToggle = ToggleButton(icon: "mark-location-symbolic", label: tr("Show Photos on Map"))
-    private let sortMenu = AlbumSortMenu()
+    private let sortMenu: AlbumSortMenu
     private let mapClamp: Clamp
     /// Holds the small map: hidden while the Map view shows (the breakpoints hide the clamp).
     private let placeBox = Box(.vertical)
     private static var serial = 0
     private var observation: AlbumLoader.Observation?
 
-    /// `openPhoto`: the viewer for a photo of the album (a press and hold, Enter, or its mark).
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
-         window: (width: Int32, height: Int32, scaleFactor: Int32), undoToasts: UndoToasts,
-         follower: PageFollower, openPhoto: @escaping (Photo, PhotoViewer.Album) -> Void) {
+         window: (width: Int32, height: Int32, scaleFactor: Int32), services: Services) {
         self.pin = pin
         self.loader = loader
-        self.undoToasts = undoToasts
-        self.follower = follower
-        self.openPhoto = openPhoto
+        self.services = services
+        let follower = services.follower
+        sortMenu = AlbumSortMenu(actions: actions)
         grid = PhotoGrid(fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
         // Decoding runs on other threads while the rest of the page is built. The grid gets the
         // height left by the header, the place map and the bottom bar (~230 px).
@@ -85,7 +100,12 @@ final class AlbumPage {
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: waitBanner.banner, bar: bar,
                                                    mapClamp: mapClamp),
                               title: pin.title, tag: "album-\(Self.serial)")
-        page.insertActionGroup("album", sortMenu.actions)
+        page.insertActionGroup("album", actions)
+        installedActions = AppAction.install(.album, on: actions, application: services.application, handlers: [
+            .exportAlbum: { [weak self] in if let self { self.services.export(self) } },
+            .renamePlace: { [weak self] in if let self { self.services.rename(self.pin) } },
+            .photoMap: { [weak self] in self?.toggleMapView() },
+        ])
         bind()
     }
 
@@ -106,7 +126,7 @@ final class AlbumPage {
         pin.name == nil ? source : String(format: tr("%1$@ · %2$@"), pin.coordinateText, source)
     }
 
-    private static func mapLabel(_ pin: Pin) -> String {
+    static func mapLabel(_ pin: Pin) -> String {
         // Translators: the small map on a pin's album; %@ is the place's name, or the pin's latitude and longitude.
         String(format: tr("Map of %@"), pin.title)
     }
@@ -115,82 +135,12 @@ final class AlbumPage {
     var shownPhotos: [Photo] { loader.state.shownPhotos }
     func fileURL(for photo: Photo) -> URL? { loader.fileURL(for: photo) }
 
-    // MARK: Building
-
-    private static func buildPlaceMap(_ map: MapView, in mapClamp: Clamp, pin: Pin) -> Clamp {
-        map.setSizeRequest(width: -1, height: 64)
-        mapClamp.setExpand(vertical: false)
-        // No stand-in buttons: the grid below is this map's keyboard way, and the Map view's
-        // marks have them.
-        map.setMapLabel(mapLabel(pin))
-        return mapClamp
-    }
-
-    private static func buildContent(_ stack: Stack, grid: PhotoGrid, empty emptyPage: StatusPage, error errorPage: StatusPage,
-                                     loader: AlbumLoader) -> Stack {
-        stack.setExpand(horizontal: true, vertical: true)
-        stack.add(grid.widget, as: Content.photos)
-        let searching = StatusPage(icon: "image-loading-symbolic", title: tr("Looking for Photos…"))
-        let spinner = Spinner()
-        spinner.isSpinning = true
-        spinner.setSizeRequest(width: 32, height: 32)
-        searching.setChild(spinner)
-        stack.add(searching, as: Content.searching)
-        emptyPage.setChild(pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
-        stack.add(emptyPage, as: Content.empty)
-        errorPage.setChild(pillButton(tr("Try Again")) { [weak loader] in loader?.retrySearch() })
-        stack.add(errorPage, as: Content.error)
-        return stack
-    }
-
-    private static func buildBottomBar(progress: Label, newCollection: Button, loader: AlbumLoader) -> Box {
-        let bar = Box(.horizontal, spacing: 12)
-        bar.addCSSClass("toolbar")
-        bar.setMargins(top: 6, bottom: 6, start: 12, end: 12)
-        progress.setExpand(horizontal: true)
-        progress.setXAlign(0)
-        progress.addCSSClass("dim-label")
-        // Wraps rather than widening the page: "19 Fotos, 2 fehlgeschlagen" and the German button
-        // together are wider than a phone.
-        progress.setWrap(true)
-        bar.append(progress)
-        newCollection.addCSSClass("suggested-action")
-        newCollection.setAccessibleDescription(tr("Replace these photos with a different set"))
-        newCollection.onClicked { [weak loader] in loader?.newCollection() }
-        bar.append(newCollection)
-        return bar
-    }
-
-    /// A short window (a phone in landscape) gives the photos the room: a smaller place map,
-    /// then none; a narrow one packs the bar tighter (the grid sets its own columns, `PhotoGrid`).
-    /// A bin applies only the last breakpoint that matches, so the combined conditions come last
-    /// with both sets.
-    private static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box,
-                                 mapClamp: Clamp) -> BreakpointBin {
-        let content = ToolbarView(content: body)
-        content.addTopBar(header)
-        content.addTopBar(banner)
-        content.addBottomBar(bar)
-        let smallMap: [(Object, String, BreakpointValue)] = [(mapClamp, "maximum-size", .int(80)),
-                                                             (mapClamp, "tightening-threshold", .int(80))]
-        let noMap: [(Object, String, BreakpointValue)] = [(mapClamp, "visible", .bool(false))]
-        let compact: [(Object, String, BreakpointValue)] = [(bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
-                                                            (bar, "spacing", .int(6))]
-        let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
-        bin.addBreakpoint("max-height: 560px", smallMap)
-        bin.addBreakpoint("max-width: 480sp", compact)
-        bin.addBreakpoint("max-width: 480sp and max-height: 560px", smallMap + compact)
-        bin.addBreakpoint("max-height: 400px", noMap)
-        bin.addBreakpoint("max-width: 480sp and max-height: 400px", noMap + compact)
-        return bin
-    }
-
     // MARK: Binding
 
     private func bind() {
         grid.onRemove = { [unowned self] id in self.remove(id) }
         grid.onRetry = { [weak loader] id in loader?.retry(photoID: id) }
-        grid.onOpen = { [unowned self] photo in self.openPhoto(photo, self.viewerAlbum) }
+        grid.onOpen = { [unowned self] photo in self.services.openPhoto(photo, self.viewerAlbum) }
         grid.onSelect = { [weak self] id in
             self?.placeMap.select(id, follow: true)
             self?.photoMap?.select(id, follow: false)
@@ -335,7 +285,7 @@ final class AlbumPage {
     }
 
     /// Ctrl+M: the Map view, or the grid again.
-    func toggleMapView() {
+    private func toggleMapView() {
         showMapView(!mapToggle.isActive)
     }
 
@@ -356,7 +306,7 @@ final class AlbumPage {
     private func openFromMap(_ photo: Photo) {
         guard let id = photo.id, let cell = loader.state.cell(id: id) else { return }
         if case .shown(let shown) = cell {
-            openPhoto(shown, viewerAlbum)
+            services.openPhoto(shown, viewerAlbum)
         } else {
             showMapView(false)
             grid.select(id)
@@ -366,7 +316,7 @@ final class AlbumPage {
     /// Removes a photo at once and offers Undo; the file goes only when the toast does.
     private func remove(_ id: Int64) {
         guard let removal = loader.removeUndoably(photoID: id) else { return }
-        undoToasts.offer(removal) { _ in tr("Photo removed") }
+        services.undoToasts.offer(removal) { _ in tr("Photo removed") }
     }
 
     /// The order and decade chosen in Sort and Filter, stored with the pin (the album follows
@@ -378,14 +328,5 @@ final class AlbumPage {
             Log.error("The album's order could not be saved: \(error.localizedDescription)")
             sortMenu.show(loader.state.arrangement, periods: loader.state.periods)
         }
-    }
-
-    private static func pillButton(_ label: String, _ action: @escaping () -> Void) -> Button {
-        let button = Button(label: label)
-        button.addCSSClass("pill")
-        button.addCSSClass("suggested-action")
-        button.setAlign(horizontal: .center)
-        button.onClicked { action() }
-        return button
     }
 }

@@ -9,7 +9,6 @@ import Translation
 @MainActor
 final class AlbumSortMenu {
     let button: MenuButton
-    let actions = ActionGroup()
     private var sort: ChoiceAction!
     private var period: ChoiceAction!
     private var periods: [Int] = [-1]
@@ -18,7 +17,8 @@ final class AlbumSortMenu {
 
     private static let allPeriods = "all"
 
-    init() {
+    /// `actions`: the album's group, which gets the menu's two actions.
+    init(actions: ActionGroup) {
         button = MenuButton(icon: "view-sort-descending-symbolic", label: tr("Sort and Filter"), sections: [])
         // Weak: the actions belong to the page's widgets, which outlive this object.
         sort = ChoiceAction("sort", in: actions, state: AlbumSort.asFound.rawValue) { [weak self] value in

@@ -26,15 +26,18 @@ enum AppAction: String, CaseIterable {
     /// Opens a pin's album by id: for scripts and the benchmark (`gapplication action`).
     case openPin = "open-pin"
 
+    /// `album`: the open album's own group (`AlbumPage.actions`), which the window holds while
+    /// the album is open, so its keys work from its photos too.
     enum Scope: String {
-        case app, win
+        case app, win, album
     }
 
     var scope: Scope {
         switch self {
         // My Places too, so scripts (and the touch tests) can open it: `gapplication action`.
         case .quit, .preferences, .about, .openPin, .places: .app
-        case .back, .close, .undo, .search, .showHelp, .exportAlbum, .renamePlace, .photoMap: .win
+        case .back, .close, .undo, .search, .showHelp: .win
+        case .exportAlbum, .renamePlace, .photoMap: .album
         }
     }
 

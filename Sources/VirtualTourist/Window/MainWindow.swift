@@ -9,19 +9,13 @@ final class MainWindow {
     let window: ApplicationWindow
     let navigation: WindowNavigation
     private let services: WindowServices
-    private let toasts: ToastOverlay
+    private let toasts: WindowToasts
     private var actions: [Action] = []
     private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
     private var preferences: SettingsDialog?
-    private var problemToast: Toast?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
-    private lazy var exporter = AlbumExporter(window: window, toasts: toasts,
-                                              showProblem: { [unowned self] in self.showProblem($0) },
-                                              large: { @MainActor [services] photo in
-        await services.largePhotos.file(for: photo, policy: services.photoSource().addressPolicy)
-    })
     private var mapPage: MapPage { navigation.mapPage }
 
     init(services: WindowServices) {
@@ -29,17 +23,17 @@ final class MainWindow {
         window = ApplicationWindow(application: services.application)
         window.title = "Virtual Tourist"
         let view = NavigationView()
-        toasts = ToastOverlay(child: view)
-        undoToasts = UndoToasts(overlay: toasts)
+        toasts = WindowToasts(over: view)
+        undoToasts = UndoToasts(overlay: toasts.overlay)
         // The content, not the window: a window's size request also counts its frame, and
         // libadwaita's bottom sheets need the full 360 px.
-        toasts.setSizeRequest(width: 360, height: 294)
+        toasts.overlay.setSizeRequest(width: 360, height: 294)
         // 100 MB of tiles: a generous working set for browsing without re-downloading.
         let configuration = services.configuration
         let tiles = TileSource(urlTemplate: configuration.tileURLTemplate, client: services.http,
                                cacheDirectory: configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
                                cacheKey: "osm-mapnik", cacheSizeLimit: 100_000_000)
-        window.setContent(toasts)
+        window.setContent(toasts.overlay)
         let settings = services.settings.current
         window.setDefaultSize(width: Int32(settings.windowWidth ?? 960), height: Int32(settings.windowHeight ?? 680))
         let mapPage = MapPage(pins: services.pins, settings: services.settings, geocoder: services.geocoder,
@@ -77,23 +71,9 @@ final class MainWindow {
         AlertDialog.show(over: window, heading: heading, body: body)
     }
 
-    func showToast(_ title: String) {
-        toasts.add(Toast(title))
-    }
-
-    /// A toast for something that failed; while one shows, a new failure replaces its text
-    /// instead of queueing another (a failing action repeated must not stack up toasts).
+    /// A toast for something that failed (`WindowToasts`).
     func showProblem(_ title: String) {
-        if let problemToast {
-            problemToast.title = title
-            return
-        }
-        let toast = Toast(title)
-        problemToast = toast
-        toast.onDismissed { [weak self, weak toast] in
-            if let self, self.problemToast === toast { self.problemToast = nil }
-        }
-        toasts.add(toast)
+        toasts.showProblem(title)
     }
 
     /// After a place search: the place's name, and its pin one press away (the button, or Ctrl+D
@@ -117,7 +97,7 @@ final class MainWindow {
             if let self, self.pinOffer === toast { self.pinOffer = nil }
         }
         pinOffer = toast
-        toasts.add(toast)
+        toasts.overlay.add(toast)
     }
 
     private func addActions() {
@@ -127,12 +107,6 @@ final class MainWindow {
             .back: { [unowned self] in self.navigation.goBack() },
             .close: { [unowned self] in self.window.close() },
             .undo: { [unowned self] in self.undoToasts.undoLatest() },
-            .exportAlbum: { [unowned self] in
-                guard let page = self.navigation.albumPage else { return }
-                self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
-            },
-            .renamePlace: { [unowned self] in self.renamePlace() },
-            .photoMap: { [unowned self] in self.navigation.albumPage?.toggleMapView() },
             .search: { [unowned self] in
                 self.navigation.showMap()
                 self.mapPage.placeSearch.begin()
@@ -175,25 +149,4 @@ final class MainWindow {
         mapPage.saveViewport()
     }
 
-    /// Rename Place…: the open album's place gets the user's own name, with Undo.
-    private func renamePlace() {
-        guard let pin = navigation.albumPage?.pin, let id = pin.id else { return }
-        let pins = services.pins
-        AlertDialog.askText(over: window, heading: tr("Rename Place"),
-                            body: tr("Leave it empty for the name the map gives the place."),
-                            text: pin.name ?? "", confirm: tr("_Rename")) { [unowned self] name in
-            do {
-                let previous = try pins.rename(pinID: id, to: name)
-                self.undoToasts.offer(ClosureChange(undo: { [weak self] in
-                    do {
-                        try pins.rename(pinID: id, to: previous)
-                    } catch {
-                        self?.showToast(tr("The place could not be renamed"))
-                    }
-                })) { _ in tr("Place renamed") }
-            } catch {
-                self.showToast(tr("The place could not be renamed"))
-            }
-        }
-    }
 }

@@ -21,10 +21,15 @@ final class WindowNavigation {
     private let window: ApplicationWindow
     private let tiles: TileSource
     private let undoToasts: UndoToasts
-    private let toasts: ToastOverlay
+    private let toasts: WindowToasts
+    private lazy var exporter = AlbumExporter(window: window, toasts: toasts.overlay,
+                                              showProblem: { [toasts] in toasts.showProblem($0) },
+                                              large: { @MainActor [services] photo in
+        await services.largePhotos.file(for: photo, policy: services.photoSource().addressPolicy)
+    })
 
     init(view: NavigationView, mapPage: MapPage, services: WindowServices, window: ApplicationWindow,
-         tiles: TileSource, undoToasts: UndoToasts, toasts: ToastOverlay) {
+         tiles: TileSource, undoToasts: UndoToasts, toasts: WindowToasts) {
         self.view = view
         self.mapPage = mapPage
         self.services = services
@@ -43,7 +48,7 @@ final class WindowNavigation {
     private var follower: PageFollower { services.follower }
 
     private func showToast(_ title: String) {
-        toasts.add(Toast(title))
+        toasts.show(title)
     }
 
     // MARK: Albums
@@ -108,9 +113,16 @@ final class WindowNavigation {
     private func showAlbum(_ pin: Pin, loader: AlbumLoader) {
         let size = window.width > 0 ? (width: window.width, height: window.height) : window.defaultSize
         let page = AlbumPage(pin: pin, loader: loader, sourceName: services.photoSource().displayName, tiles: tiles,
-                             window: (size.width, size.height, window.scaleFactor), undoToasts: undoToasts,
-                             follower: follower) { [unowned self] photo, album in self.openViewer(photo, in: album) }
+                             window: (size.width, size.height, window.scaleFactor), services: .init(
+            undoToasts: undoToasts, follower: follower, application: services.application,
+            openPhoto: { [unowned self] photo, album in self.openViewer(photo, in: album) },
+            export: { [unowned self] page in
+                self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
+            },
+            rename: { [unowned self] pin in self.renamePlace(pin) }))
         albumPage = page
+        // Its keys work wherever focus is in the window, its photos' pages too.
+        window.insertActionGroup("album", page.actions)
         follower.report(.albumOpened(loader))
         view.push(page.page)
         tourAlbumMapIfAsked(page)
@@ -128,9 +140,32 @@ final class WindowNavigation {
         closeViewer()
         guard let albumPage else { return }
         albumPage.close()
+        window.removeActionGroup("album")
         if let id = albumPage.pin.id { services.albums.release(pinID: id) }
         self.albumPage = nil
         follower.report(.albumClosed)
+    }
+
+    /// Rename Place…: the open album's place gets the user's own name, with Undo.
+    private func renamePlace(_ pin: Pin) {
+        guard let id = pin.id else { return }
+        let pins = services.pins
+        AlertDialog.askText(over: window, heading: tr("Rename Place"),
+                            body: tr("Leave it empty for the name the map gives the place."),
+                            text: pin.name ?? "", confirm: tr("_Rename")) { [unowned self] name in
+            do {
+                let previous = try pins.rename(pinID: id, to: name)
+                self.undoToasts.offer(ClosureChange(undo: { [weak self] in
+                    do {
+                        try pins.rename(pinID: id, to: previous)
+                    } catch {
+                        self?.showToast(tr("The place could not be renamed"))
+                    }
+                })) { _ in tr("Place renamed") }
+            } catch {
+                self.showToast(tr("The place could not be renamed"))
+            }
+        }
     }
 
     // MARK: My Places
