@@ -70,8 +70,7 @@ final class AlbumLoaderTests: XCTestCase {
     private func sourceIds(_ loader: AlbumLoader) -> [String] { loader.state.cells.map(\.photo.sourceId) }
     private func storedIds() throws -> [String] { try store.photos(pinId: pin.id!).map(\.sourceId) }
 
-    /// The album's state carries its pin as stored: a name given while it is open reaches the
-    /// page with the album, not through the map.
+    /// The album's state carries its pin as stored: a name given while it is open comes with it.
     func testTheAlbumStateCarriesItsPinsNewName() async throws {
         let loader = try await makeLoader()
         XCTAssertEqual(loader.state.pin?.id, pin.id)
@@ -99,8 +98,7 @@ final class AlbumLoaderTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(store.fileURL(for: removal.photo)).path))
     }
 
-    /// A removal offered for Undo as an `UndoableChange`: its undo puts the photo back, its
-    /// commit discards the file; whichever comes first is the only one that takes effect.
+    /// A removal as an `UndoableChange`: undo puts the photo back, commit discards the file; only the first counts.
     func testAPhotoRemovalAsAnUndoableChange() async throws {
         let loader = try await makeLoader()
         await untilFinished(loader) { loader.start() }
@@ -112,11 +110,9 @@ final class AlbumLoaderTests: XCTestCase {
         undone.commit()
         try await untilStored(loader)
         XCTAssertEqual(sourceIds(loader), ["a0", "a1", "a2"])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(store.fileURL(for: first)).path),
-                      "a commit after the undo does nothing")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(store.fileURL(for: first)).path), "no commit after")
 
-        let last = try XCTUnwrap(loader.state.cells[2].photo)
-        let file = try XCTUnwrap(store.fileURL(for: last))
+        let last = try XCTUnwrap(loader.state.cells[2].photo), file = try XCTUnwrap(store.fileURL(for: last))
         let committed = try XCTUnwrap(loader.removeUndoably(photoID: XCTUnwrap(last.id)))
         committed.commit()
         committed.undo()

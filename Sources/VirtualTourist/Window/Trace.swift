@@ -16,7 +16,7 @@ final class Trace {
 
     static func start(environment: [String: String]) {
         guard let path = environment["VT_TRACE"], !path.isEmpty else { return }
-        // One open(2), appending: it runs before `main` is traced, inside what P4 measures.
+        // One open(2), appending: it runs before `main` is traced, inside the start-up the benchmark measures.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return }
         shared = Trace(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
