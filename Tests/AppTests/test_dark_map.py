@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from harness import REPO, pixels, wait_for
-from test_album import press_key
+from album_steps import press_key
 from test_map import near, tile_palette
 
 PORTAL = REPO / "Tests" / "Support" / "settings_portal.py"

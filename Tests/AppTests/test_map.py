@@ -12,7 +12,7 @@ from PIL import Image
 
 from gi.repository import Atspi
 
-from test_album import drop_pin
+from album_steps import drop_pin
 from harness import (BUTTON, BUTTON_ROLES, DIALOG_ROLES, MAP_NAME, TOGGLE, App, extents, has_state,
                      is_showing, name_of, pixels, role_name, wait_for, world_location, world_pixel)
 

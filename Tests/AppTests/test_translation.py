@@ -53,7 +53,7 @@ def german_coordinates(lat: float, lon: float) -> str:
 
 def drop_pin(app, dirs) -> tuple[int, float, float, object]:
     """Ctrl+D, then the new pin's button under its German name."""
-    app.x.xdotool("mousemove", "1", "1")   # App.key's move must not be a no-op (see test_album)
+    app.x.xdotool("mousemove", "1", "1")   # App.key's move must not be a no-op (see album_steps)
     app.key("ctrl+d")
     pin_id, lat, lon = wait_for(lambda: next(iter(dirs.pins()), None), 5, message="a pin row")
     pin = app.wait_find(role=BUTTON, name=f"Stecknadel bei {german_coordinates(lat, lon)}",
