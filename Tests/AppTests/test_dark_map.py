@@ -15,7 +15,7 @@ from PIL import Image
 
 from harness import REPO, pixels, wait_for
 from album_steps import press_key
-from test_map import near, tile_palette
+from test_map_tiles import near, tile_palette
 
 PORTAL = REPO / "Tests" / "Support" / "settings_portal.py"
 

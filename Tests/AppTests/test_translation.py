@@ -136,7 +136,7 @@ def test_album_speaks_german_and_fits_a_phone(launch, dirs, paris, german, loopb
 
 
 def test_scale_leaves_the_longer_german_licence_readable_on_a_phone(launch, dirs, paris, german):
-    from test_map import assert_scale_clear_of_licence
+    from test_map_accessibility import assert_scale_clear_of_licence
     dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
     app = start_german(launch, german)
     assert_scale_clear_of_licence(app)
