@@ -14,8 +14,8 @@ import pytest
 from PIL import Image
 
 from harness import REPO, pixels, wait_for
-from test_album import press_key
-from test_map import near, tile_palette
+from album_steps import press_key
+from test_map_tiles import near, tile_palette
 
 PORTAL = REPO / "Tests" / "Support" / "settings_portal.py"
 

@@ -9,7 +9,7 @@ import sys
 from urllib.parse import urlsplit
 
 from harness import BUTTON, REPO, wait_for
-from test_album import PER_ALBUM, album_title, drop_pin, open_album, press_key, rows
+from album_steps import PER_ALBUM, album_title, drop_pin, open_album, press_key, rows
 
 sys.path.insert(0, str(REPO / "Tests" / "Flatpak"))
 from portal_stand_in import PortalStandIn  # noqa: E402

@@ -14,8 +14,8 @@ import time
 import pytest
 
 from harness import BUTTON, DIALOG_ROLES, name_of, wait_for
-from test_album import (PER_ALBUM, album_title, click_cell, drop_pin, open_album, pointer_click,
-                        rows)
+from album_steps import (PER_ALBUM, album_title, click_cell, drop_pin, open_album, pointer_click,
+                         rows)
 
 # What the loopback service's `markup_error` fault says (Tests/Support/loopback_photos.py).
 MARKUP_MESSAGE = 'Search failed: 1 < 2 & <b>bold</b> <a href="http://x">link</a>'

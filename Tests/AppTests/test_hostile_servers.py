@@ -10,8 +10,8 @@ import subprocess
 import pytest
 
 from harness import SANITIZED, wait_for
-from test_album import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, photos_dir, rows,
-                        store_album_then_go_offline)
+from album_steps import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, photos_dir, rows,
+                         store_album_then_go_offline)
 
 # Far above what an album of 21 photos needs (about 150 MB here), far below a decoded
 # 20000 × 20000 bomb (over 1.2 GB).

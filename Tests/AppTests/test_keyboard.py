@@ -8,7 +8,7 @@ import re
 from gi.repository import Atspi
 
 from harness import has_state, name_of, wait_for
-from test_album import CELL_RE, PER_ALBUM, Album, album_title, drop_pin, press_key, rows
+from album_steps import CELL_RE, PER_ALBUM, Album, album_title, drop_pin, press_key, rows
 
 MAX_TABS = 30   # more focusable things than the window has: Tab must get there before this
 

@@ -18,7 +18,7 @@ import pytest
 
 from harness import PASSWORD_ROLES, wait_for
 from keyring_session import BareBus
-from test_album import drop_pin, pointer_click
+from album_steps import drop_pin, pointer_click
 
 IN_KEYRING = "The key is kept in your keyring."
 NO_KEYRING = "No keyring is available"

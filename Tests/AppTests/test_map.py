@@ -1,20 +1,18 @@
-"""The map window (issue "Foundation"): pins, persistence, tiles, edit mode, recovery,
-accessibility and the first-launch card, checked on the real binary."""
+"""The map window (issue "Foundation"): pins, persistence, edit mode, recovery and the
+first-launch card, checked on the real binary. Its tiles are tested in test_map_tiles.py, its
+accessible names and its scale beside the licence in test_map_accessibility.py."""
 from __future__ import annotations
 
-import io
 import math
 import sqlite3
-from collections import Counter
 
 import pytest
-from PIL import Image
 
 from gi.repository import Atspi
 
-from test_album import drop_pin
-from harness import (BUTTON, BUTTON_ROLES, DIALOG_ROLES, MAP_NAME, TOGGLE, App, extents, has_state,
-                     is_showing, name_of, pixels, role_name, wait_for, world_location, world_pixel)
+from album_steps import drop_pin
+from harness import (BUTTON, DIALOG_ROLES, TOGGLE, App, has_state, is_showing, name_of, wait_for,
+                     world_location, world_pixel)
 
 # Where the long-press tests press, relative to the map's centre: off-centre on both axes so
 # a wrong zoom, a swapped axis or a centre shift would all move the pin.
@@ -93,143 +91,6 @@ def test_pin_and_viewport_survive_restart(launch, dirs, paris):
     assert saved["mapLongitude"] == pytest.approx(paris["mapLongitude"], abs=1e-6)
     assert saved["mapZoom"] == pytest.approx(paris["mapZoom"], abs=0.01)
     assert [row[1:] for row in dirs.pins()] == [(lat, lon)]
-
-
-# ---------------------------------------------------------------- c
-
-def tile_palette(loopback) -> list[tuple[int, int, int]]:
-    """The loopback tiles' two main colours (sea and land), read from a tile it serves."""
-    tile = Image.open(io.BytesIO(loopback.get("/tiles/10/518/352.png"))).convert("RGB")
-    return [colour for colour, _ in Counter(pixels(tile)).most_common(2)]
-
-
-def near(a, b, tolerance: int = 6) -> bool:
-    return all(abs(x - y) <= tolerance for x, y in zip(a, b))
-
-
-def wait_for_tiles_drawn(app: App, palette, tmp_path) -> tuple[Counter, int, int]:
-    """Waits until the map shows the loopback tiles; returns (colour counts, tiled, total)."""
-    rect = app.map_rect()
-    box = (int(rect.x) + 1, int(rect.y) + 1, int(rect.x + rect.width) - 1, int(rect.y + rect.height) - 1)
-
-    def map_pixels():
-        shot = Image.open(app.screenshot(tmp_path / "map.png")).convert("RGB").crop(box)
-        counts = Counter(pixels(shot))
-        total = sum(counts.values())
-        tiled = sum(n for colour, n in counts.items() if any(near(colour, p) for p in palette))
-        # Both sea and land visible, tile colours cover most of the map, and not uniform.
-        ok = (len(counts) >= 10 and tiled >= 0.5 * total
-              and all(any(near(colour, p) for colour in counts) for p in palette))
-        return (counts, tiled, total) if ok else None
-
-    try:
-        return wait_for(map_pixels, 15, 0.5, "tiles drawn on the map")
-    except AssertionError:
-        shot = Image.open(tmp_path / "map.png").convert("RGB").crop(box)
-        top = Counter(pixels(shot)).most_common(5)
-        raise AssertionError(f"map area never showed the tile colours {palette}; most common: {top}")
-
-
-def test_map_shows_tiles_fetched_with_app_user_agent(launch, dirs, paris, loopback, tmp_path):
-    palette = tile_palette(loopback)
-    loopback.control("reset")   # keep our own fetch out of the request log
-    app = launch()
-    counts, tiled, total = wait_for_tiles_drawn(app, palette, tmp_path)
-    assert len(counts) >= 10 and tiled < total   # not a flat fill
-
-    tiles = loopback.requests("tile")
-    assert tiles, "no tile requests reached the loopback service"
-    agents = {entry["user_agent"] for entry in tiles}
-    assert all(agent.startswith("VirtualTourist/") for agent in agents), agents
-    # Only tiles of the restored zoom level around Paris are needed for the first frame.
-    assert any(entry["path"].startswith("/tiles/10/") for entry in tiles), [e["path"] for e in tiles][:10]
-
-
-def test_map_under_an_album_shows_its_tiles_again_from_the_cache(launch, dirs, paris, loopback, tmp_path):
-    """Covered by an album, the map lets its decoded tiles go (MapView.releaseTiles); closing the
-    album shows them again, drawn from the disk cache: none is fetched again."""
-    palette = tile_palette(loopback)
-    dirs.write_settings(seenIntroduction=True, flickrAPIKey="loopback-key", **paris)
-    app = launch()
-    wait_for_tiles_drawn(app, palette, tmp_path)
-    _, lat, lon = drop_pin(app, dirs)
-    app.click(app.wait_find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}", showing=True, timeout=10))
-    title = f"{lat:.4f}, {lon:.4f}"
-    app.back_button(page=title)
-    # The album's page has covered the map, and its own place map has its tiles.
-    wait_for(lambda: app.find(role="label", name=title, showing=True), 5, message="the album page")
-    wait_for(lambda: loopback.requests("tile") and not app.find(role=BUTTON, name=f"Pin at {lat:.4f}, {lon:.4f}",
-                                                                 showing=True), 10,
-             message="the map page hidden under the album")
-    loopback.control("reset")
-    app.go_back(page=title)
-    wait_for(app.map_node, 5, message="the map page back")
-    counts, tiled, total = wait_for_tiles_drawn(app, palette, tmp_path)
-    assert tiled < total, "the pin and the controls are drawn over the tiles"
-    assert not [e for e in loopback.requests("tile") if e["path"].startswith("/tiles/10/")], \
-        "the map's own tiles came from the disk cache"
-
-
-def wait_for_requests_again(loopback, paths: set[str]) -> None:
-    """Waits until every tile in `paths` has been requested since the last reset."""
-    wait_for(lambda: paths <= {e["path"] for e in loopback.requests("tile")}, 15,
-             message=lambda: f"the tiles requested again; missing: "
-                             f"{sorted(paths - {e['path'] for e in loopback.requests('tile')})}")
-
-
-def test_tiles_go_six_at_a_time_and_leave_connections_for_photos(launch, dirs, paris, loopback, tmp_path):
-    """The map has at most six tile transfers at once; the rest wait in the app. The session
-    allows 16 connections a host (tiles and photos share one here), so a pin's search and photos
-    go on while tiles hang, and the tiles all come once they are answered."""
-    palette = tile_palette(loopback)
-    loopback.control("reset")
-    loopback.hold("tile")
-    app = launch()
-    loopback.wait_held(6, target="tile")
-    app.round_trip()   # the app had its chance to ask for more
-    assert len(loopback.held("tile")) == 6, [e["path"] for e in loopback.held("tile")]
-
-    app.key("ctrl+d")   # a pin at the centre: its album is fetched at once
-    wait_for(lambda: [e for e in loopback.requests("image") if e["status"] == 200], 15,
-             message=lambda: f"a photo while tiles hang; searches: {loopback.requests('search')}")
-    assert len(loopback.held("tile")) == 6
-
-    loopback.release("tile")
-    wait_for_tiles_drawn(app, palette, tmp_path)
-    assert not loopback.held("tile")
-
-
-def test_tiles_cut_short_are_fetched_again_after_restart(launch, dirs, paris, loopback, tmp_path):
-    # Issue 11: a tile cut short with no Content-Length was cached as fresh for a week.
-    palette = tile_palette(loopback)
-    loopback.control("reset")
-    loopback.control("fault", mode="truncated_tile", target="tile", count=-1)
-    app = launch()
-    answered = wait_for(lambda: (lambda t: t if len(t) >= 4 and all(e["end"] for e in t) else None)(
-        loopback.requests("tile")), 15, message="cut-short answers to the first frame's tiles")
-    app.stop()
-
-    loopback.control("clear")
-    loopback.control("reset")
-    app = launch()
-    wait_for_requests_again(loopback, {e["path"] for e in answered})
-    wait_for_tiles_drawn(app, palette, tmp_path)
-
-
-def test_tiles_cached_for_one_tile_url_are_not_shown_for_another(launch, dirs, paris, loopback, tmp_path):
-    # Issue 11: after the offline demo, the loopback tiles stayed on the real map for a week.
-    palette = tile_palette(loopback)
-    loopback.control("reset")
-    app = launch()
-    wait_for_tiles_drawn(app, palette, tmp_path)
-    first = {e["path"] for e in loopback.requests("tile")}
-    app.stop()
-
-    loopback.control("reset")
-    app = launch(env={"VT_TILE_URL": loopback.tile_url + "?style=other"})
-    wait_for_requests_again(loopback, first)
-    assert {e["query"] for e in loopback.requests("tile")} == {"style=other"}
-    wait_for_tiles_drawn(app, palette, tmp_path)
 
 
 # ---------------------------------------------------------------- d
@@ -359,32 +220,6 @@ def test_starts_without_tile_server(launch, dirs, paris, loopback):
     app.stop()
 
 
-# ---------------------------------------------------------------- h
-
-def test_every_button_has_a_name(launch, dirs, paris):
-    app = launch()
-    app.key("ctrl+d")
-    app.wait_find(role=BUTTON, name_re=r"^Pin at ", timeout=5)
-    window = app.main_window()
-    buttons = app.find_all(role=BUTTON_ROLES, within=window)
-    assert len(buttons) >= 4, app.tree_text()   # Edit, Main Menu, the pin, window controls
-    unnamed = [f"{role_name(n)} {name_of(n)!r} at {extents(n)}"
-               for n in buttons if not name_of(n).strip() or name_of(n) == "GtkButton"]
-    assert not unnamed, "buttons without a useful accessible name:\n" + "\n".join(unnamed)
-
-
-def test_map_area_is_named(launch, dirs, paris):
-    """Screen readers announce the focused map as "World map": the label must be on the focusable
-    map area (a widget role that may carry a name; GTK drops names of generic widgets)."""
-    app = launch()
-    area = app.map_node()
-    assert area is not None, app.tree_text()
-    assert has_state(area, Atspi.StateType.FOCUSABLE), f"{role_name(area)} {name_of(area)!r} is not focusable"
-    assert name_of(area) == MAP_NAME, (
-        f"the map's focusable area is {role_name(area)} {name_of(area)!r} at {extents(area)}, "
-        f"without the name {MAP_NAME!r}; tree:\n{app.tree_text()}")
-
-
 # ---------------------------------------------------------------- i
 
 def test_introduction_shows_once(launch, dirs):
@@ -442,30 +277,6 @@ def test_press_and_hold_on_a_pin_neither_drops_another_nor_opens_it(launch, dirs
     assert len(dirs.pins()) == 2, f"the hold on the pin dropped another: {dirs.pins()}"
     assert app.find(role=TOGGLE, name="Edit", showing=True), "the map page is no longer showing"
     app.stop()
-
-
-SCALE_RE = r"^\d+\s(km|m|mi|ft)$"   # libshumate puts a no-break space there
-
-
-def assert_scale_clear_of_licence(app) -> None:
-    """The scale's bars are as tall as their labels and up to 150 px wide, so on a phone they
-    must stand above the licence's line, not on it (they once covered "Map data ©")."""
-    licence = app.wait_find(role="label", name_re=app.licence_re, showing=True, timeout=10)
-    scale = wait_for(lambda: app.find_all(role="label", name_re=SCALE_RE, showing=True), 10,
-                     message=lambda: "the scale's labels; tree:\n" + app.tree_text())
-    line = app.screen_rect(licence)
-    window = app._x_window()
-    assert line.x + line.width <= window["X"] + window["WIDTH"], f"the licence {line} runs off the window"
-    # The scale widget itself (its labels' parent): its bars span its whole width.
-    box = app.screen_rect(scale[0].get_parent())
-    assert box.y + box.height <= line.y + 1, \
-        f"the scale at {box} reaches into the licence's line {line}"
-
-
-def test_scale_leaves_the_licence_readable_on_a_phone(launch, dirs, paris):
-    dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
-    app = launch()
-    assert_scale_clear_of_licence(app)
 
 
 def test_with_many_pins_a_dropped_pin_shows_and_a_deleted_one_goes(launch, dirs, paris, loopback):

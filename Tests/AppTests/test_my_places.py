@@ -10,7 +10,7 @@ import time
 from gi.repository import Atspi
 
 from harness import BUTTON, extents, wait_for
-from test_album import press_key
+from album_steps import press_key
 
 # Seconds since 2001-01-01 UTC, as the app stores `created`.
 EPOCH_2001 = 978307200

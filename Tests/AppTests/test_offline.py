@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from harness import REPO, wait_for
-from test_album import PER_ALBUM, drop_pin, open_album, wait_downloaded
+from album_steps import PER_ALBUM, drop_pin, open_album, wait_downloaded
 from test_place_search import BERLIN, search, status_text
 
 AHEAD = 4   # the open album's transfers waiting in the photo session's queue (TouristApplication)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from harness import BUTTON, REPO, extents, wait_for
-from test_album import PER_ALBUM, album_title, drop_pin, open_album, pointer_click, press_key
+from album_steps import PER_ALBUM, album_title, drop_pin, open_album, pointer_click, press_key
 from test_photo_map import choose_menu_item
 from test_place_search import resize
 from test_viewer import Viewer

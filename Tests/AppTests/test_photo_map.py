@@ -20,7 +20,7 @@ from gi.repository import Atspi
 from PIL import Image
 
 from harness import BUTTON, has_state, is_showing, name_of, pixels, role_name, wait_for
-from test_album import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
+from album_steps import PER_ALBUM, drop_pin, open_album, pointer_click, press_key, rows
 from test_place_search import resize
 from test_viewer import Viewer, open_viewer
 

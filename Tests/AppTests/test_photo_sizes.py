@@ -22,7 +22,7 @@ from urllib.parse import parse_qs
 import pytest
 from gi.repository import GLib
 
-from test_album import PER_ALBUM, Album, drop_pin, open_album, pointer_click, wait_downloaded
+from album_steps import PER_ALBUM, Album, drop_pin, open_album, pointer_click, wait_downloaded
 from harness import wait_for
 from test_viewer import open_viewer, press_key, wait_sharpened
 

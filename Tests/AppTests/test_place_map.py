@@ -14,7 +14,7 @@ from collections import Counter
 from PIL import Image
 
 from harness import App, AppDirs, pixels, wait_for, world_pixel
-from test_album import album_title, drop_pin, open_album
+from album_steps import album_title, drop_pin, open_album
 
 SESSIONS = 20
 PLACE_ZOOM = 14      # AlbumPage's zoom for the place map

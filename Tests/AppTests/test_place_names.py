@@ -9,7 +9,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs
 
 from harness import BUTTON, wait_for
-from test_album import press_key
+from album_steps import press_key
 from test_my_places import open_places, seed, wait_rows
 from test_offline import PORTAL_ENV, portal  # noqa: F401 (the fixture)
 from test_place_search import search

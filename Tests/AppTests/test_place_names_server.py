@@ -8,7 +8,7 @@ from __future__ import annotations
 from gi.repository import Atspi
 
 from harness import has_state, wait_for
-from test_album import pointer_click
+from album_steps import pointer_click
 from test_place_search import search
 
 FIELD = "Place Names Server"

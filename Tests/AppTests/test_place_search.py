@@ -8,7 +8,7 @@ import pytest
 from gi.repository import Atspi
 
 from harness import TOGGLE, has_state, name_of, role_name, safe, wait_for, walk
-from test_album import press_key
+from album_steps import press_key
 
 BERLIN = "Brandenburger Tor, Pariser Platz, Mitte, Berlin, Deutschland"
 EIFFEL = "Tour Eiffel, 5, Avenue Anatole France, Paris, Île-de-France, France"

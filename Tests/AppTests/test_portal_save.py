@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from harness import BUTTON, REPO, wait_for
-from test_album import press_key
+from album_steps import press_key
 from test_viewer import open_viewer, stored_file
 
 sys.path.insert(0, str(REPO / "Tests" / "Flatpak"))

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from harness import wait_for
-from test_album import Album, drop_pin, open_album, wait_downloaded
+from album_steps import Album, drop_pin, open_album, wait_downloaded
 
 PHOTOS = 6          # fewer than the photo session's 8 connections: every photo is asked for at once
 DEFAULT_PAUSE = 10  # HostPauses' first step when a 429 names no time

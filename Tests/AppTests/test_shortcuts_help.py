@@ -4,7 +4,7 @@ handle, it names every key of a line, Backspace among those that remove a photo 
 from __future__ import annotations
 
 from harness import name_of, role_name, safe, walk
-from test_album import press_key
+from album_steps import press_key
 
 
 def is_key_cap(node) -> bool:

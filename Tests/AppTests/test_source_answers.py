@@ -9,8 +9,8 @@ import re
 import pytest
 
 from harness import BUTTON, name_of, wait_for
-from test_album import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, pointer_click, rows, titles,
-                        wait_downloaded)
+from album_steps import (PER_ALBUM, assert_rows_match_files, drop_pin, open_album, pointer_click, rows, titles,
+                         wait_downloaded)
 from test_viewer import Viewer
 
 CLEAN_TITLE = re.compile(r"^Place \d+$")

@@ -53,7 +53,7 @@ def german_coordinates(lat: float, lon: float) -> str:
 
 def drop_pin(app, dirs) -> tuple[int, float, float, object]:
     """Ctrl+D, then the new pin's button under its German name."""
-    app.x.xdotool("mousemove", "1", "1")   # App.key's move must not be a no-op (see test_album)
+    app.x.xdotool("mousemove", "1", "1")   # App.key's move must not be a no-op (see album_steps)
     app.key("ctrl+d")
     pin_id, lat, lon = wait_for(lambda: next(iter(dirs.pins()), None), 5, message="a pin row")
     pin = app.wait_find(role=BUTTON, name=f"Stecknadel bei {german_coordinates(lat, lon)}",
@@ -136,7 +136,7 @@ def test_album_speaks_german_and_fits_a_phone(launch, dirs, paris, german, loopb
 
 
 def test_scale_leaves_the_longer_german_licence_readable_on_a_phone(launch, dirs, paris, german):
-    from test_map import assert_scale_clear_of_licence
+    from test_map_accessibility import assert_scale_clear_of_licence
     dirs.write_settings(**paris, seenIntroduction=True, windowWidth=360, windowHeight=294)
     app = start_german(launch, german)
     assert_scale_clear_of_licence(app)

@@ -22,8 +22,8 @@ from gi.repository import Atspi
 from PIL import Image
 
 from harness import BUTTON, has_state, wait_for
-from test_album import (PER_ALBUM, album_title, drop_pin, open_album, photos_dir, pointer_click,
-                        press_key, rows)
+from album_steps import (PER_ALBUM, album_title, drop_pin, open_album, photos_dir, pointer_click,
+                         press_key, rows)
 
 POSITION_RE = r"^\d+ of \d+$"
 ZOOM_RE = re.compile(r"^Zoomed to (\d+) %$")

@@ -27,7 +27,7 @@ from publishing import (Key, Site, app_version, assert_kept, commit_with_altered
                         forged_copy, keeps, next_version, ostree, publish, recommit, sign_summary,
                         stand_in_flathub)
 from sandbox import APP_ID, PARIS, SandboxedApp, User, flatpak_arch, note, step
-from test_album import pointer_click, press_key
+from album_steps import pointer_click, press_key
 
 pytestmark = [pytest.mark.skipif(not os.environ.get("VT_FLATPAK_DIR"),
                                  reason="run by ./meson-helpers/dev flatpak after it builds the stand-ins"),
