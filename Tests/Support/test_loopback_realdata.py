@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 import loopback_realdata
-from test_loopback_service import get, start_service
+from loopback_selftest import get, start_service
 
 pytestmark = pytest.mark.skipif(bool(loopback_realdata.missing_packages()),
                                 reason="needs " + " ".join(loopback_realdata.missing_packages()))
