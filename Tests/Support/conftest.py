@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from loopback_selftest import control, start_service
+from loopback_selftest import control, start_service, stop_service
 
 
 @pytest.fixture(scope="module")
 def service():
     proc, base = start_service()
     yield proc, base
-    proc.terminate()
-    proc.wait(timeout=10)
-    stderr = proc.stderr.read()
-    proc.stderr.close()
-    proc.stdout.close()
-    # Clients hanging up mid-stream (oversized, stall) must not produce tracebacks.
-    assert "Traceback" not in stderr, stderr
+    stop_service(proc)
 
 
 @pytest.fixture

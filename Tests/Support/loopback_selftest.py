@@ -27,6 +27,22 @@ def start_service(*extra: str) -> tuple[subprocess.Popen, str]:
     return proc, line.split()[1]
 
 
+def stop_service(proc: subprocess.Popen, signal_first=None) -> None:
+    """Ends the service (SIGTERM, or `signal_first` sent by the caller's test) and checks it left
+    cleanly: exit status 0 where a signal was the test's own, and no traceback (clients hanging
+    up mid-stream, held or stalled requests, must not produce one)."""
+    if signal_first is None:
+        proc.terminate()
+        proc.wait(timeout=10)
+    else:
+        proc.send_signal(signal_first)
+        assert proc.wait(timeout=5) == 0
+    stderr = proc.stderr.read()
+    proc.stderr.close()
+    proc.stdout.close()
+    assert "Traceback" not in stderr, stderr
+
+
 def get(url: str, timeout: float = 10, opener=None) -> tuple[int, dict, bytes]:
     req = urllib.request.Request(url, headers={"User-Agent": UA})
     with (opener or urllib.request.build_opener()).open(req, timeout=timeout) as resp:

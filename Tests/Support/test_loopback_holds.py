@@ -18,7 +18,8 @@ import urllib.error
 import pytest
 from PIL import Image
 
-from loopback_selftest import control, fetch_in_background, flickr_url, get, held, poll, start_service
+from loopback_selftest import (control, fetch_in_background, flickr_url, get, held, poll, start_service,
+                               stop_service)
 
 
 # ---------------------------------------------------------------- holding transfers
@@ -117,13 +118,9 @@ def test_sigterm_exits_while_held():
         errors: list = []
         fetch_in_background(f"{url}/tiles/0/0/0.png", [], errors)
         poll(lambda: held(url), what="the held request")
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=5) == 0
-        assert "Traceback" not in proc.stderr.read()
+        stop_service(proc, signal.SIGTERM)
     finally:
         proc.kill()
-        proc.stdout.close()
-        proc.stderr.close()
 
 
 def test_sigterm_exits_while_stalled():
@@ -133,10 +130,6 @@ def test_sigterm_exits_while_stalled():
         threading.Thread(target=lambda: pytest.raises(Exception, get, f"{url}/tiles/0/0/0.png", 30),
                          daemon=True).start()
         time.sleep(0.3)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=5) == 0
-        assert "Traceback" not in proc.stderr.read()
+        stop_service(proc, signal.SIGTERM)
     finally:
         proc.kill()
-        proc.stdout.close()
-        proc.stderr.close()

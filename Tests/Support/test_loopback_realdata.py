@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 import loopback_realdata
-from loopback_selftest import get, start_service
+from loopback_selftest import get, start_service, stop_service
 
 pytestmark = pytest.mark.skipif(bool(loopback_realdata.missing_packages()),
                                 reason="needs " + " ".join(loopback_realdata.missing_packages()))
@@ -27,12 +27,7 @@ ROME = (41.8902, 12.4922)
 def base():
     proc, url = start_service("--real-data")
     yield url
-    proc.terminate()
-    proc.wait(timeout=10)
-    stderr = proc.stderr.read()
-    proc.stderr.close()
-    proc.stdout.close()
-    assert "Traceback" not in stderr, stderr
+    stop_service(proc)
 
 
 def tile_of(lat: float, lon: float, z: int) -> tuple[int, int, float, float]:
