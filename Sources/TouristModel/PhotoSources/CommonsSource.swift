@@ -193,7 +193,7 @@ public struct CommonsSource: PhotoSource {
         guard let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw PhotoSourceError.malformedResponse("Wikimedia Commons")
         }
-        if let error = reportedError(root) { throw error }
+        if let error = MediaWikiAnswer.reportedError(root, service: "Wikimedia Commons") { throw error }
         var continuation: [String: String]?
         if let raw = root["continue"] as? [String: Any] {
             continuation = raw.compactMapValues(Self.text)
@@ -234,28 +234,6 @@ public struct CommonsSource: PhotoSource {
     /// or, with `errorformat` set (and from some proxies), `{"errors": [{code, text}]}` where the
     /// text is "text" (plaintext, wikitext), "html", or "*" (formatversion 1), and may be absent
     /// (`errorformat=raw` sends a message key instead).
-    private static func reportedError(_ root: [String: Any]) -> PhotoSourceError? {
-        let code: String
-        let info: String
-        if let error = root["error"] as? [String: Any] {
-            code = error["code"] as? String ?? ""
-            info = error["info"] as? String ?? code
-        } else if let errors = root["errors"] as? [Any], !errors.isEmpty {
-            let first = errors.lazy.compactMap { $0 as? [String: Any] }.first ?? [:]
-            code = first["code"] as? String ?? ""
-            let text = (first["text"] ?? first["*"]) as? String ?? (first["html"] as? String).map(HTMLText.plain)
-            info = text ?? first["key"] as? String ?? code
-        } else {
-            return nil
-        }
-        switch code {
-        case "" where info.isEmpty: return .malformedResponse("Wikimedia Commons")
-        case "maxlag", "readonly": return .serviceUnavailable("Wikimedia Commons")
-        case "ratelimited": return .rateLimited("Wikimedia Commons")
-        default: return .service(code: 0, message: info)
-        }
-    }
-
     /// The pixel widths photos are shown at: an album cell's side, and the viewer's width.
     public struct Sizes: Sendable, Equatable {
         public var cell: Int

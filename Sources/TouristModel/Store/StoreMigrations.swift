@@ -94,6 +94,29 @@ enum StoreMigrations {
                 t.add(column: "album_period", .integer)
             }
         }
+        migrator.registerMigration("v10: Wikipedia's articles near each pin") { db in
+            try db.create(table: "article") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("pin_id", .integer).notNull().indexed().references("pin", onDelete: .cascade)
+                // Nearest first, as the wiki's answer was sorted when stored.
+                t.column("position", .integer).notNull()
+                t.column("language", .text).notNull()
+                t.column("page_id", .integer).notNull()
+                t.column("title", .text).notNull()
+                t.column("latitude", .double).notNull()
+                t.column("longitude", .double).notNull()
+                t.column("extract", .text).notNull()
+                t.column("thumbnail_url", .text)
+                t.column("disambiguation", .boolean).notNull()
+                t.uniqueKey(["pin_id", "language", "page_id"])
+            }
+            // When the pin's articles were last fetched (seconds since 2001; NULL: never), and
+            // from which wiki: a week later, or in another language, they are fetched again.
+            try db.alter(table: "pin") { t in
+                t.add(column: "articles_fetched", .double)
+                t.add(column: "articles_language", .text)
+            }
+        }
         return migrator
     }
 
