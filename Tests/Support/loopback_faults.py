@@ -43,8 +43,8 @@ FAULT_MODES = (
     "truncated_tile", "huge_tile", "no_places", "truncated_chunked",
     "markup_error", "long_titles", "mediawiki_errors", "repeated_ids", "odd_dates", "close",
 )
-FAULT_TARGETS = ("search", "image", "tile", "geocode", "any")
-TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "all": "any"}
+FAULT_TARGETS = ("search", "image", "tile", "geocode", "wiki", "any")
+TARGET_ALIASES = {"searches": "search", "images": "image", "tiles": "tile", "geocoder": "geocode", "wikipedia": "wiki", "all": "any"}
 STALL_SECONDS = 120
 OVERSIZED_BYTES = 30 * 1024 * 1024
 TRICKLE_SECONDS = 1.0        # one byte per this many seconds

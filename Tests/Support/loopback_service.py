@@ -34,7 +34,8 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
 
 Fault modes: listed and described in loopback_faults.py.
 
-Targets: search, image, tile, geocode (`/nominatim/search` and `/reverse`, see loopback_geocoder.py), any
+Targets: search, image, tile, geocode (`/nominatim/search` and `/reverse`, see loopback_geocoder.py), wiki
+(`/wikipedia/w/api.php`, see loopback_wikipedia.py), any
 (plural forms such as `images` are accepted).  Holding makes tests independent of machine speed:
 "the album is still downloading" is a state a test creates and ends on purpose, not a window it
 hopes to hit.  A held request whose client hangs up (the app cancelled it) ends at once and is
@@ -63,6 +64,7 @@ from urllib.parse import parse_qs, urlsplit
 
 # Siblings in this directory, which Python puts first on sys.path when it runs this script.
 import loopback_geocoder
+import loopback_wikipedia
 from loopback_faults import FAULT_MODES, FAULT_TARGETS, RETRY_AFTER_RE, TARGET_ALIASES, FaultsMixin
 from loopback_images import encode_jpeg, render_photo, render_tile, sized_jpeg
 from loopback_photos import THUMBNAIL_REFUSAL, THUMBNAIL_STEPS, commons_search, flickr_search
@@ -118,6 +120,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             return
         target = ("tile" if url.path.startswith("/tiles/") else
                   "search" if url.path.startswith(("/flickr/", "/commons/")) else
+                  "wiki" if url.path.startswith("/wikipedia/") else
                   "image" if url.path.startswith("/images/") else
                   "geocode" if url.path.startswith("/nominatim/") else "other")
         if late := self.state.take_read_delay(target):
@@ -205,6 +208,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             if self._real and (answer := self._real.commons_search(q, self._base())) is not None:
                 return json_response(answer)
             return commons_search(q, self._base(), self.state.total)
+        if path == "/wikipedia/w/api.php":
+            return loopback_wikipedia.search(q, self._base())
         if path == "/nominatim/search":
             places = self._real.PLACES if self._real else loopback_geocoder.PLACES
             return Response(200, "application/json",
@@ -232,7 +237,7 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         if path == "/":
             return Response(200, "text/plain; charset=utf-8",
                             b"Virtual Tourist loopback service: /tiles/Z/X/Y.png, /flickr/services/rest/,"
-                            b" /commons/w/api.php, /nominatim/search, /nominatim/reverse, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
+                            b" /commons/w/api.php, /wikipedia/w/api.php, /nominatim/search, /nominatim/reverse, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
         return Response(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _tile(self, z: int, x: int, y: int) -> Response:

@@ -47,7 +47,7 @@ class State:
         self.released = threading.Condition(self.lock)
         self.requests: list[dict] = []
         self.connections: list[dict] = []
-        self.counts = {"tile": 0, "search": 0, "image": 0, "geocode": 0, "other": 0}
+        self.counts = {"tile": 0, "search": 0, "image": 0, "geocode": 0, "wiki": 0, "other": 0}
         self.shutting_down = threading.Event()
         self.tiles = BoundedCache(4000)
         self.images = BoundedCache(2000)

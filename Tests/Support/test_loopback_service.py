@@ -12,6 +12,7 @@ import io
 import threading
 import time
 import urllib.error
+from urllib.parse import urlencode
 
 import pytest
 from PIL import Image
@@ -250,7 +251,7 @@ def test_latency_and_stats(base):
     assert time.monotonic() - began < 1.0     # the sleeps overlap
     get(flickr_url(base))
     stats = control(base, "stats")
-    assert stats["counts"] == {"tile": 4, "search": 1, "image": 0, "geocode": 0, "other": 0}
+    assert stats["counts"] == {"tile": 4, "search": 1, "image": 0, "geocode": 0, "wiki": 0, "other": 0}
     for r in stats["requests"]:
         assert r["end"] - r["start"] >= 0.3 and r["user_agent"] == UA and r["status"] == 200
     assert not any(r["path"].startswith("/_control") for r in stats["requests"])
@@ -261,3 +262,20 @@ def test_latency_and_stats(base):
     assert last["end"] - last["start"] < 0.3
     control(base, "reset")
     assert control(base, "stats")["requests"] == []
+
+
+def test_wikipedia_answers_articles_nearest_first_with_the_odd_shapes(base):
+    params = {"action": "query", "format": "json", "formatversion": "2", "generator": "geosearch",
+              "ggscoord": "48.8584|2.2945", "ggsradius": "1000", "ggslimit": "10",
+              "prop": "extracts|pageimages|coordinates|pageprops", "pithumbsize": "300"}
+    pages = get_json(f"{base}/wikipedia/w/api.php?{urlencode(params)}")["query"]["pages"]
+    assert [p["index"] for p in pages] == list(range(1, 9))
+    assert "extract" not in pages[2] and "extract" in pages[0], "a stub has no introduction"
+    assert "thumbnail" in pages[0] and "thumbnail" not in pages[1], "every other article has a lead image"
+    assert pages[0]["thumbnail"]["source"].endswith("/330px-" + pages[0]["pageimage"]), "the standard step asked for"
+    assert pages[3]["pageprops"] == {"disambiguation": ""}
+    japanese = get_json(f"{base}/wikipedia/w/api.php?{urlencode({**params, 'uselang': 'ja'})}")["query"]["pages"]
+    assert japanese[0]["title"] == "エッフェル塔"
+    nothing = get_json(f"{base}/wikipedia/w/api.php?{urlencode({**params, 'ggscoord': '0|0'})}")
+    assert "query" not in nothing
+    assert control(base, "stats")["counts"]["wiki"] == 3
