@@ -138,6 +138,7 @@ start_app() {
         VT_COMMONS_URL="$service/commons/w/api.php" \
         VT_FLICKR_URL="$service/flickr/services/rest/" \
         VT_GEOCODER_URL="$service/nominatim/search" \
+        VT_WIKIPEDIA_URL="$service/wikipedia/w/api.php" \
         "$@" "$binary" >>"$tmp/app.log" 2>&1 &
     app_pid=$!
     window_id=$(timeout 30 xdotool search --sync --onlyvisible --name '^Virtual Tourist$' | head -n 1)

@@ -50,6 +50,7 @@ env XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data" XDG_CACHE_HOME="$tmp
     XDG_RUNTIME_DIR="$tmp/runtime" HOME="$tmp" GTK_A11Y=none NO_AT_BRIDGE=1 \
     VT_TILE_URL='http://127.0.0.1:9/{z}/{x}/{y}.png' \
     VT_COMMONS_URL='http://127.0.0.1:9/w/api.php' VT_FLICKR_URL='http://127.0.0.1:9/rest/' \
+    VT_WIKIPEDIA_URL='http://127.0.0.1:9/w/api.php' VT_GEOCODER_URL='http://127.0.0.1:9/search' \
     "$binary" >"$tmp/app.log" 2>&1 &
 app_pid=$!
 

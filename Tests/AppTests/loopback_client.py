@@ -37,7 +37,8 @@ class LoopbackService:
         return {"VT_TILE_URL": self.tile_url,
                 "VT_FLICKR_URL": f"{self.base}/flickr/services/rest/",
                 "VT_COMMONS_URL": f"{self.base}/commons/w/api.php",
-                "VT_GEOCODER_URL": f"{self.base}/nominatim/search"}
+                "VT_GEOCODER_URL": f"{self.base}/nominatim/search",
+                "VT_WIKIPEDIA_URL": f"{self.base}/wikipedia/w/api.php"}
 
     def get(self, path: str) -> bytes:
         with urllib.request.urlopen(self.base + path, timeout=10) as response:

@@ -28,7 +28,8 @@ final class PlaceArticlesTests: XCTestCase {
         let store = store, clock = clock
         return PlaceArticles(store: { store }, client: client, languages: ["de-DE", "en"],
                              endpointOverride: URL(string: "https://wiki.test/w/api.php"), connectivity: connectivity,
-                             pauses: pauses, pacer: RequestPacer(interval: .zero), now: { clock.now })
+                             pauses: pauses, imageDirectory: FileManager.default.temporaryDirectory,
+                             pacer: RequestPacer(interval: .zero), now: { clock.now })
     }
 
     func testFetchedOnceThenAgainAWeekLater() async throws {
@@ -72,7 +73,8 @@ final class PlaceArticlesTests: XCTestCase {
         let broken = FakeHTTPClient { _ in Data("<html>".utf8) }
         let other = PlaceArticles(store: { [store] in store }, client: broken, languages: ["en"],
                                   endpointOverride: URL(string: "https://other.test/w/api.php"), connectivity: connectivity,
-                                  pauses: pauses, pacer: RequestPacer(interval: .zero))
+                                  pauses: pauses, imageDirectory: FileManager.default.temporaryDirectory,
+                                  pacer: RequestPacer(interval: .zero))
         other.onError = { errors.append($0) }
         let malformed = await other.refresh(pin)
         XCTAssertFalse(malformed)

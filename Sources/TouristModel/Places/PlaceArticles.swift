@@ -1,4 +1,5 @@
 import Foundation
+import ImageSniffing
 
 /// Fetches a pin's Wikipedia articles when they need it (never, a week ago, or in another
 /// language: `Store.StoredArticles.needFetching`) and stores them; the album shows what the store
@@ -19,6 +20,8 @@ public final class PlaceArticles {
     private let pauses: HostPauses
     private let fixedPacer: RequestPacer?
     private let now: () -> Date
+    /// Where lead images are kept, by their address.
+    private let imageDirectory: URL
     /// The pins being fetched: a second ask waits for nothing and sends nothing.
     private var running: Set<Int64> = []
     /// Something failed that the user cannot act on (for the log).
@@ -27,9 +30,10 @@ public final class PlaceArticles {
     /// `languages`: the user's, best first (`Localization.acceptLanguages`); the first a
     /// Wikipedia can be named after is asked. `endpointOverride`: another MediaWiki API (tests).
     public init(store: @escaping () -> Store?, client: HTTPClient, languages: [String], endpointOverride: URL? = nil,
-                connectivity: Connectivity, pauses: HostPauses, pacer: RequestPacer? = nil,
+                connectivity: Connectivity, pauses: HostPauses, imageDirectory: URL, pacer: RequestPacer? = nil,
                 now: @escaping () -> Date = Date.init) {
         self.store = store
+        self.imageDirectory = imageDirectory
         self.client = client
         language = NearbyArticles.language(for: languages)
         self.endpointOverride = endpointOverride
@@ -74,4 +78,35 @@ public final class PlaceArticles {
         }
         return false
     }
+
+    /// The pin's stored articles now and after every change; nil when there is no store.
+    public func observe(pinID: Int64, onChange: @escaping @MainActor (Store.StoredArticles) -> Void) -> StoreObservation? {
+        store()?.observeArticles(pinId: pinID, onError: { [weak self] error in
+            self?.onError?("Could not read the articles of pin \(pinID): \(error.localizedDescription)")
+        }, onChange: onChange)
+    }
+
+    /// The article's lead image as a file, fetched the first time (from the wiki's image host,
+    /// or the configured endpoint's origin in tests); nil without one, offline, or when what
+    /// came is no image.
+    public func imageFile(for article: NearbyArticle) async -> URL? {
+        guard let url = article.thumbnail else { return nil }
+        let file = imageDirectory.appendingPathComponent(LargePhotos.fileName(for: url.absoluteString), isDirectory: false)
+        if FileManager.default.fileExists(atPath: file.path) { return file }
+        guard connectivity.isOnline else { return nil }
+        let policy = AddressPolicy(trustedEndpoints: endpointOverride.map { [$0] } ?? [])
+        guard policy.allows(url) else { return nil }
+        do {
+            try FileManager.default.createDirectory(at: imageDirectory, withIntermediateDirectories: true)
+            let data = try await client.get(url, rules: TransferRules(maxBytes: Self.maxImageBytes, deadline: 60, policy: policy))
+            guard ImageCheck.looksLikeImage(data) else { return nil }
+            try data.write(to: file, options: .atomic)
+            return file
+        } catch {
+            return nil
+        }
+    }
+
+    /// A lead image at a thumbnail step is some tens of KB.
+    static let maxImageBytes = 4 * 1024 * 1024
 }

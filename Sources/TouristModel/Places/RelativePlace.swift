@@ -47,6 +47,24 @@ public enum RelativePlace {
         }
     }
 
+    /// Where an article's place is, said from the pin: "350 m north-west of the pin".
+    public static func describePlace(_ place: Coordinate, from pin: Coordinate) -> String {
+        let metres = pin.distance(to: place)
+        guard metres.isFinite, metres >= atThePin else { return tr("At the pin") }
+        let distance = distanceText(metres)
+        switch Int(((pin.bearing(to: place) + 22.5) / 45).rounded(.down)) % 8 {
+        // Translators: where an article's place is; %@ is a distance such as "350 m" or "1.2 km".
+        case 0: return String(format: tr("%@ north of the pin"), distance)
+        case 1: return String(format: tr("%@ north-east of the pin"), distance)
+        case 2: return String(format: tr("%@ east of the pin"), distance)
+        case 3: return String(format: tr("%@ south-east of the pin"), distance)
+        case 4: return String(format: tr("%@ south of the pin"), distance)
+        case 5: return String(format: tr("%@ south-west of the pin"), distance)
+        case 6: return String(format: tr("%@ west of the pin"), distance)
+        default: return String(format: tr("%@ north-west of the pin"), distance)
+        }
+    }
+
     /// "350 m" to the nearest 10 m below a kilometre, "1.2 km" below ten, then whole kilometres.
     static func distanceText(_ metres: Double) -> String {
         if metres < 995 {

@@ -30,6 +30,10 @@ final class AlbumPage {
         var export: (AlbumPage) -> Void
         /// Rename Place…, of this pin.
         var rename: (Pin) -> Void
+        /// Wikipedia's articles near the pin, fetched when they need it and stored.
+        var articles: PlaceArticles
+        /// The page of the articles near the pin.
+        var openArticles: ([NearbyArticle]) -> Void
     }
 
     private let loader: AlbumLoader
@@ -60,6 +64,9 @@ final class AlbumPage {
     private let placeBox = Box(.vertical)
     private static var serial = 0
     private var observation: AlbumLoader.Observation?
+    /// The nearest article about the place, under the small map.
+    private let aboutRow: AboutPlaceRow
+    private var articlesObservation: StoreObservation?
 
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
          window: (width: Int32, height: Int32, scaleFactor: Int32), services: Services) {
@@ -68,6 +75,7 @@ final class AlbumPage {
         self.services = services
         let follower = services.follower
         sortMenu = AlbumSortMenu(actions: actions)
+        aboutRow = AboutPlaceRow(open: services.openArticles)
         grid = PhotoGrid(fileURL: { [weak loader] photo in loader?.fileURL(for: photo) })
         // Decoding runs on other threads while the rest of the page is built. The grid gets the
         // height left by the header, the place map and the bottom bar (~230 px).
@@ -85,6 +93,7 @@ final class AlbumPage {
         errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
         let body = Box(.vertical)
         placeBox.append(Self.buildPlaceMap(placeMap.map, in: mapClamp, pin: pin))
+        placeBox.append(aboutRow.root)
         body.append(placeBox)
         body.append(Self.buildContent(stack, grid: grid, empty: emptyPage, error: errorPage, loader: loader))
         let bar = Self.buildBottomBar(progress: progress, newCollection: newCollection, loader: loader)
@@ -98,6 +107,7 @@ final class AlbumPage {
         header.packEnd(mapToggle)
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: waitBanner.banner, bar: bar,
+                                                   aboutSummary: aboutRow.summary,
                                                    mapClamp: mapClamp),
                               title: pin.title, tag: "album-\(Self.serial)")
         page.insertActionGroup("album", actions)
@@ -161,6 +171,11 @@ final class AlbumPage {
             self.show(self.loader.state)
         }
         loader.start()
+        if let id = pin.id {
+            articlesObservation = services.articles.observe(pinID: id) { [weak self] stored in
+                self?.aboutRow.show(stored.articles)
+            }
+        }
     }
 
     /// What the page's follower hears; and under the viewer the album's maps keep no decoded
@@ -169,6 +184,12 @@ final class AlbumPage {
         grid.onPhotoShown = { [unowned self] id in self.follower.report(.photoShown(id, page: self.page)) }
         grid.onVisibleShown = { [unowned self] count in self.follower.report(.visibleShown(cells: count, page: self.page)) }
         page.onShown { [follower, pin] in follower.report(.albumPageShown(pin)) }
+        // Once the page is in, after the photos' search: the articles are what comes second.
+        page.onShown { [weak self] in
+            guard let self else { return }
+            let (articles, pin) = (self.services.articles, self.pin)
+            Task { await articles.refresh(pin, radiusMeters: 1_000, thumbnailPixels: 330) }
+        }
         page.onHidden { [weak self] in
             self?.placeMap.map.releaseTiles()
             self?.photoMap?.map.releaseTiles()
@@ -200,6 +221,8 @@ final class AlbumPage {
         // photo back in the store, but a closed loader starts no download.
         observation?.cancel()
         observation = nil
+        articlesObservation?.cancel()
+        articlesObservation = nil
         progressUpdates.cancel()
         waitBanner.stop()
         loader.close()

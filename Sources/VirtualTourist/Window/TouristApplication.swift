@@ -86,6 +86,19 @@ final class TouristApplication {
         namer.onError = { Log.error($0) }
         return namer
     }()
+    /// Wikipedia's articles near each pin, from the wiki of the user's language; `VT_WIKIPEDIA_URL`
+    /// names another MediaWiki API (tests point it at the loopback service).
+    private(set) lazy var placeArticles: PlaceArticles = {
+        let environment = configuration.environment
+        let languages = (Localization.acceptLanguages(environment: environment) ?? "").split(separator: ",").map(String.init)
+        let articles = PlaceArticles(
+            store: { [unowned self] in self.openStoreOnce() }, client: http, languages: languages,
+            endpointOverride: environment["VT_WIKIPEDIA_URL"].flatMap { $0.isEmpty ? nil : URL(string: $0) },
+            connectivity: connectivity, pauses: pauses,
+            imageDirectory: configuration.paths.cacheDirectory.appendingPathComponent("article-images", isDirectory: true))
+        articles.onError = { Log.error($0) }
+        return articles
+    }()
     /// The Flickr key, kept in the user's keyring (the settings file only while none is available).
     private(set) lazy var flickrKey: FlickrKeyKeeper = {
         let keeper = FlickrKeyKeeper(
@@ -168,7 +181,7 @@ final class TouristApplication {
     private var services: WindowServices {
         WindowServices(application: application, configuration: configuration, settings: userSettings, http: http,
                        pins: pinList, albums: albumLoaders, geocoder: geocoder, largePhotos: largePhotos,
-                       pinNamer: pinNamer, flickrKey: flickrKey,
+                       pinNamer: pinNamer, articles: placeArticles, flickrKey: flickrKey,
                        photoSource: { [unowned self] in self.makePhotoSource() }, follower: follower,
                        quit: { [unowned self] in self.quit() },
                        placeNamesServerChanged: { [unowned self] in self.placeNamesServerChanged() })

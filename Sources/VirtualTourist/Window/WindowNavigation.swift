@@ -17,6 +17,7 @@ final class WindowNavigation {
     private var placesPage: PlacesPage?
     private var viewer: PhotoViewer?
     private var thenAndNow: ThenAndNowPage?
+    private var articlesPage: ArticlesPage?
     private let services: WindowServices
     private let window: ApplicationWindow
     private let tiles: TileSource
@@ -119,7 +120,9 @@ final class WindowNavigation {
             export: { [unowned self] page in
                 self.exporter.export(pin: page.pin, photos: page.shownPhotos, fileURL: page.fileURL)
             },
-            rename: { [unowned self] pin in self.renamePlace(pin) }))
+            rename: { [unowned self] pin in self.renamePlace(pin) },
+            articles: services.articles,
+            openArticles: { [unowned self] articles in self.openArticles(articles) }))
         albumPage = page
         // Its keys work wherever focus is in the window, its photos' pages too.
         window.insertActionGroup("album", page.actions)
@@ -136,8 +139,25 @@ final class WindowNavigation {
                              path: .around(latitude: page.pin.latitude, longitude: page.pin.longitude))
     }
 
+    /// Wikipedia's articles near the open album's pin, over the album.
+    private func openArticles(_ articles: [NearbyArticle]) {
+        guard let albumPage, articlesPage == nil else { return }
+        let places = services.articles
+        let page = ArticlesPage(articles: articles, pin: albumPage.pin.coordinate,
+                                image: { article in await places.imageFile(for: article) },
+                                openURI: { [unowned self] uri in URILauncher.launch(uri, from: self.window) })
+        articlesPage = page
+        view.push(page.page)
+    }
+
+    private func closeArticles() {
+        articlesPage?.close()
+        articlesPage = nil
+    }
+
     private func closeAlbum() {
         closeViewer()
+        closeArticles()
         guard let albumPage else { return }
         albumPage.close()
         window.removeActionGroup("album")
@@ -263,7 +283,9 @@ final class WindowNavigation {
     private func popped(_ tag: String?) {
         // Tags, not kinds: a pop animation may end after the next album was opened.
         guard let tag else { return }
-        if tag == thenAndNow?.page.tag {
+        if tag == articlesPage?.page.tag {
+            closeArticles()
+        } else if tag == thenAndNow?.page.tag {
             thenAndNow?.close()
             thenAndNow = nil
         } else if tag == viewer?.page.tag {

@@ -19,6 +19,8 @@ struct WindowServices {
     let geocoder: Geocoder
     let largePhotos: LargePhotos
     let pinNamer: PinNamer
+    /// Wikipedia's articles near each pin.
+    let articles: PlaceArticles
     let flickrKey: FlickrKeyKeeper
     /// The photo source the settings ask for now.
     let photoSource: () -> PhotoSource
