@@ -22,6 +22,7 @@ final class ReleaseDataTests: XCTestCase {
         "schema-v7": "v7: sharper photos for the viewer",
         "schema-v8": "v8: where photos were taken",
         "schema-v9": "v9: when photos were taken, and each album's order",
+        "schema-v10": "v10: Wikipedia's articles near each pin",
     ]
 
     func testTheReleasesDataOpensWithNothingLost() throws {
@@ -53,6 +54,20 @@ final class ReleaseDataTests: XCTestCase {
     func testSchemaV6DataOpensWithNothingLost() throws {
         let opened = try openChecked("schema-v6")
         XCTAssertEqual(try opened.store.pins().first?.name, "Our <first> trip & “le café” — Zoë’s 🗼")
+    }
+
+    func testSchemaV10DataOpensWithNothingLost() throws {
+        let opened = try openChecked("schema-v10")
+        let pins = try opened.store.pins()
+        let paris = try opened.store.articles(pinId: XCTUnwrap(pins.first?.id))
+        XCTAssertEqual(paris.articles.map(\.title), ["Tour Eiffel", "Mars (homonymie)", "Pont d'Iéna"])
+        XCTAssertEqual(paris.language, "fr")
+        XCTAssertEqual(paris.articles.map(\.isDisambiguation), [false, true, false])
+        XCTAssertTrue(paris.articles[0].extract.hasSuffix("東京 🗼.\n\nDeuxième paragraphe."))
+        XCTAssertEqual(paris.articles[0].thumbnail?.lastPathComponent, "330px-Tour_Eiffel.jpg")
+        let sydney = try opened.store.articles(pinId: XCTUnwrap(pins.first { $0.placeName == "Sydney, New South Wales" }?.id))
+        XCTAssertEqual(sydney.articles, [])
+        XCTAssertNotNil(sydney.fetched, "fetched, and none there")
     }
 
     func testSchemaV7DataOpensWithNothingLost() throws {

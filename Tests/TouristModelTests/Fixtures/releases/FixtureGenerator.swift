@@ -68,7 +68,10 @@ enum Value: Sendable {
 
 /// Every row of the tables the app stores data in, in a fixed order.
 func tables(_ db: Database) throws -> Value {
-    let orders = [("grdb_migrations", "rowid"), ("pin", "id"), ("photo", "id"), ("sqlite_sequence", "name")]
+    var orders = [("grdb_migrations", "rowid"), ("pin", "id"), ("photo", "id"), ("sqlite_sequence", "name")]
+    #if SCHEMA_V10
+    orders.insert(("article", "id"), at: 3)
+    #endif
     return .object(try orders.map { table, order in
         let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY \(order)")
         return (table, .array(rows.map { row in
@@ -204,10 +207,10 @@ func write(home: URL, sample: Data, manifest: URL) async throws {
     #if SCHEMA_V5
     // Names from the geocoder: with markup characters and beyond ASCII, none known (''), and
     // not looked up yet (NULL: the south pole and the tiny pin).
-    try store.setPlaceName("Champ-de-Mars <7e> & “Tour Eiffel”, Paris — 東京 🗼", pinId: paris.id!)
-    try store.setPlaceName("", pinId: north.id!)
-    try store.setPlaceName("Sydney, New South Wales", pinId: sydney.id!)
-    try store.setPlaceName("Arctic Ocean", pinId: edge.id!)
+    try await store.setPlaceName("Champ-de-Mars <7e> & “Tour Eiffel”, Paris — 東京 🗼", pinId: paris.id!)
+    try await store.setPlaceName("", pinId: north.id!)
+    try await store.setPlaceName("Sydney, New South Wales", pinId: sydney.id!)
+    try await store.setPlaceName("Arctic Ocean", pinId: edge.id!)
     #endif
     #if SCHEMA_V6
     try store.renamePin(id: paris.id!, to: "Our <first> trip & “le café” — Zoë’s 🗼")
@@ -216,6 +219,25 @@ func write(home: URL, sample: Data, manifest: URL) async throws {
     #if SCHEMA_V9
     try store.arrangeAlbum(pinID: paris.id!, sort: .oldest, period: 1930)
     try store.arrangeAlbum(pinID: north.id!, sort: .nearest, period: nil)
+    #endif
+    #if SCHEMA_V10
+    // Wikipedia's articles: Paris's with text beyond ASCII, a disambiguation page and one without
+    // a lead image or an introduction; Sydney's wiki had none there (fetched, and empty).
+    let fetched = Date(timeIntervalSinceReferenceDate: 810_000_000.125)
+    try store.replaceArticles(pinId: paris.id!, language: "fr", articles: [
+        NearbyArticle(pageID: 1359783, title: "Tour Eiffel", language: "fr",
+                      coordinate: Coordinate(latitude: 48.858222, longitude: 2.2945),
+                      extract: "La tour Eiffel est une tour de fer puddlé de 330 m « Dame de fer » — 東京 🗼.\n\nDeuxième paragraphe.",
+                      thumbnail: URL(string: "https://upload.wikimedia.org/wikipedia/commons/thumb/a/a8/Tour_Eiffel.jpg/330px-Tour_Eiffel.jpg"),
+                      isDisambiguation: false),
+        NearbyArticle(pageID: 2, title: "Mars (homonymie)", language: "fr",
+                      coordinate: Coordinate(latitude: 48.8556, longitude: 2.2986), extract: "Mars peut désigner :",
+                      thumbnail: nil, isDisambiguation: true),
+        NearbyArticle(pageID: 3, title: "Pont d'Iéna", language: "fr",
+                      coordinate: Coordinate(latitude: 48.8600, longitude: 2.2927), extract: "", thumbnail: nil,
+                      isDisambiguation: false),
+    ], fetched: fetched)
+    try store.replaceArticles(pinId: sydney.id!, language: "en", articles: [], fetched: fetched)
     #endif
     try store.close()
 

@@ -27,6 +27,7 @@ fixtures=(
     "schema-v7 2057e69980e7fb020d62bf45376446aba80d6f5d 7"
     "schema-v8 320020c8f60fdf10da57c832765eefa9aebf4b0b 8"
     "schema-v9 0df28b81baffa05651313b1200a856f42892e203 9"
+    "schema-v10 bd879ae8949df828c976132cd34273d72a6562c4 10"
 )
 
 generate() {
