@@ -6,7 +6,7 @@ where it is from the pin, its introduction and "Read on Wikipedia", and the text
 They are stored with the pin: a restart shows them without asking the wiki again."""
 from __future__ import annotations
 
-from album_steps import drop_pin, open_album
+from album_steps import drop_pin, open_album, press_key
 from harness import BUTTON, wait_for
 
 ROW = "About the Place: Tour Eiffel"
@@ -40,6 +40,17 @@ def test_the_album_shows_the_places_articles_and_they_stay(launch, dirs, paris, 
     # The lead images of the four articles that have one, at the standard step asked for.
     wait_for(lambda: len([e for e in loopback.requests("image") if "/330px-w" in e["path"]]) == 4, 10,
              message=lambda: f"the lead images; images asked: {[e['path'] for e in loopback.requests('image')][-8:]}")
+
+    # On the Map view (Ctrl+M) each article but the disambiguation page is a mark of its own.
+    app.go_back(page="About the Place")
+    app.wait_find(role=BUTTON, name=ROW, showing=True, timeout=5)
+    press_key(app, "ctrl+m")
+    marks = wait_for(lambda: (lambda found: found if len(found) == 7 else None)(
+        app.find_all(role=BUTTON, name_re=r"^Article: ", showing=True)), 10,
+        message=lambda: f"seven article marks: {[m.get_name() for m in app.find_all(role=BUTTON, name_re='^Article: ')]}")
+    assert "Article: Mars (homonymie)" not in [m.get_name() for m in marks]
+    app.click(app.find(role=BUTTON, name="Article: Champ-de-Mars", showing=True))
+    app.wait_find(role="label", name="120 m south-east of the pin", showing=True, timeout=5)
 
     app.stop()
     app = launch()

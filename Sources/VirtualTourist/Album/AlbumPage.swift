@@ -64,8 +64,10 @@ final class AlbumPage {
     private let placeBox = Box(.vertical)
     private static var serial = 0
     private var observation: AlbumLoader.Observation?
-    /// The nearest article about the place, under the small map.
+    /// The nearest article about the place, under the small map; all of them on the maps.
     private let aboutRow: AboutPlaceRow
+    private let placeArticles: ArticleMarks
+    private var mapArticles: ArticleMarks?
     private var articlesObservation: StoreObservation?
 
     init(pin: Pin, loader: AlbumLoader, sourceName: String, tiles: TileSource,
@@ -85,7 +87,10 @@ final class AlbumPage {
         self.tiles = tiles
         placeMap = AlbumMap(pin: pin, tiles: tiles, zoom: 14, standIns: false,
                             fileURL: { [weak loader] photo in loader?.fileURL(for: photo) }, follower: follower)
-        mapClamp = Clamp(child: placeMap.map, orientation: .vertical, maximum: 140)
+        placeArticles = ArticleMarks(map: placeMap.map, focusable: false)
+        let mapOverlay = Overlay(child: placeMap.map)
+        mapOverlay.addOverlay(aboutRow.root)
+        mapClamp = Clamp(child: mapOverlay, orientation: .vertical, maximum: 140)
         self.sourceName = sourceName
         title = WindowTitle(title: pin.title, subtitle: Self.subtitle(pin: pin, source: sourceName))
         emptyPage = StatusPage(icon: "image-missing-symbolic", title: tr("No Images"),
@@ -93,7 +98,6 @@ final class AlbumPage {
         errorPage = StatusPage(icon: "network-error-symbolic", title: tr("Could Not Load Photos"))
         let body = Box(.vertical)
         placeBox.append(Self.buildPlaceMap(placeMap.map, in: mapClamp, pin: pin))
-        placeBox.append(aboutRow.root)
         body.append(placeBox)
         body.append(Self.buildContent(stack, grid: grid, empty: emptyPage, error: errorPage, loader: loader))
         let bar = Self.buildBottomBar(progress: progress, newCollection: newCollection, loader: loader)
@@ -107,7 +111,6 @@ final class AlbumPage {
         header.packEnd(mapToggle)
         Self.serial += 1
         page = NavigationPage(child: Self.adaptive(body: body, header: header, banner: waitBanner.banner, bar: bar,
-                                                   aboutSummary: aboutRow.summary,
                                                    mapClamp: mapClamp),
                               title: pin.title, tag: "album-\(Self.serial)")
         page.insertActionGroup("album", actions)
@@ -173,8 +176,9 @@ final class AlbumPage {
         loader.start()
         if let id = pin.id {
             articlesObservation = services.articles.observe(pinID: id) { [weak self] stored in
-                self?.aboutRow.show(stored.articles)
+                self?.showArticles(stored.articles)
             }
+            placeArticles.onOpen = { [weak self] in self?.openArticles() }
         }
     }
 
@@ -297,6 +301,10 @@ final class AlbumPage {
             made.map.setMapLabel(Self.mapLabel(pin))
             made.map.setExpand(horizontal: true, vertical: true)
             made.onOpen = { [weak self] photo in self?.openFromMap(photo) }
+            let marks = ArticleMarks(map: made.map, focusable: true)
+            marks.onOpen = { [weak self] in self?.openArticles() }
+            marks.show(aboutRow.articles)
+            mapArticles = marks
             made.show(loader.state.cells.map(\.photo))
             stack.add(made.map, as: Content.map)
             photoMap = made
@@ -340,6 +348,16 @@ final class AlbumPage {
     private func remove(_ id: Int64) {
         guard let removal = loader.removeUndoably(photoID: id) else { return }
         services.undoToasts.offer(removal) { _ in tr("Photo removed") }
+    }
+
+    private func showArticles(_ articles: [NearbyArticle]) {
+        aboutRow.show(articles)
+        placeArticles.show(articles)
+        mapArticles?.show(articles)
+    }
+
+    private func openArticles() {
+        if !aboutRow.articles.isEmpty { services.openArticles(aboutRow.articles) }
     }
 
     /// The order and decade chosen in Sort and Filter, stored with the pin (the album follows

@@ -53,7 +53,7 @@ extension AlbumPage {
     /// then none; a narrow one packs the bar tighter (the grid sets its own columns, `PhotoGrid`).
     /// A bin applies only the last breakpoint that matches, so the combined conditions come last
     /// with both sets.
-    static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box, aboutSummary: Label,
+    static func adaptive(body: Box, header: HeaderBar, banner: Banner, bar: Box,
                                  mapClamp: Clamp) -> BreakpointBin {
         let content = ToolbarView(content: body)
         content.addTopBar(header)
@@ -61,9 +61,7 @@ extension AlbumPage {
         content.addBottomBar(bar)
         let smallMap: [(Object, String, BreakpointValue)] = [(mapClamp, "maximum-size", .int(80)),
                                                              (mapClamp, "tightening-threshold", .int(80))]
-        // No map, and the place's article in one line: a phone in landscape keeps the photos' room.
-        let noMap: [(Object, String, BreakpointValue)] = [(mapClamp, "visible", .bool(false)),
-                                                          (aboutSummary, "visible", .bool(false))]
+        let noMap: [(Object, String, BreakpointValue)] = [(mapClamp, "visible", .bool(false))]
         let compact: [(Object, String, BreakpointValue)] = [(bar, "margin-start", .int(6)), (bar, "margin-end", .int(6)),
                                                             (bar, "spacing", .int(6))]
         let bin = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
