@@ -10,6 +10,7 @@
 #   settings  Settings as SettingsFile decodes it
 #   url       AddressPolicy on photo addresses (and its IPv4/IPv6 parsers)
 #   geocoder  Place.decodeNominatim (place search answers)
+#   wikipedia NearbyArticles.decode (Wikipedia's articles near a pin)
 #
 # Each target is one `swiftc -sanitize=fuzzer,address` compile of the model's parser files
 # (they need neither GRDB nor GTK) plus the target's file, so no SwiftPM build is involved.
@@ -33,11 +34,11 @@ swiftc=$(command -v swiftc || true)
 bases=(Translation ImageSniffing)
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
          Settings Place Geocoder RequestPacer Connectivity Localization TakenDate
-         WikimediaThumbnails)
+         WikimediaThumbnails FlickrSizes RequestBudget HostPauses PlaceNamesServer NearbyArticles RelativePlace)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
-                    [geocoder]=PlaceDecoder [dates]=DateParser)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates})
+                    [geocoder]=PlaceDecoder [dates]=DateParser [wikipedia]=WikipediaDecoder)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs" "$out/modules"
