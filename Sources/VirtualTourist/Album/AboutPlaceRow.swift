@@ -2,7 +2,7 @@ import GtkKit
 import TouristModel
 import Translation
 
-/// Over the album's small map, in its top corner: the nearest Wikipedia article about the place; a
+/// Over the album's small map, in its top end corner: the nearest Wikipedia article about the place; a
 /// press opens every article near the pin (`ArticlesPage`). Over the map, not beside it: the
 /// articles arrive after the photos, and a row appearing then would move the grid under the
 /// user's finger. Hidden while the pin has none (or none were fetched yet).
@@ -17,8 +17,9 @@ final class AboutPlaceRow {
         title.setMaxWidthChars(40)
         root.setChild(title)
         root.addCSSClass("osd")
-        // At the top: the map keeps its licence and scale at the bottom.
-        root.setAlign(horizontal: .start, vertical: .start)
+        // The corner the map leaves free: its licence is at the bottom end, and its left part
+        // shows the place around the pin as it is.
+        root.setAlign(horizontal: .end, vertical: .start)
         root.setMargins(top: 6, bottom: 6, start: 6, end: 6)
         root.isVisible = false
         root.focusOnClick = false
