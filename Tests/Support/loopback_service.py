@@ -208,11 +208,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             if self._real and (answer := self._real.commons_search(q, self._base())) is not None:
                 return json_response(answer)
             return commons_search(q, self._base(), self.state.total)
-        if path == "/wikipedia/w/api.php":
-            # The real-data mode's places have no articles of their own: none, not Paris's.
-            if self._real:
-                return json_response({"batchcomplete": True})
-            return loopback_wikipedia.search(q, self._base())
+        if path == "/wikipedia/w/api.php":   # the real-data mode's places have no articles of their own
+            return json_response({"batchcomplete": True}) if self._real else loopback_wikipedia.search(q, self._base())
         if path == "/nominatim/search":
             places = self._real.PLACES if self._real else loopback_geocoder.PLACES
             return Response(200, "application/json",
