@@ -64,7 +64,7 @@ final class AlbumPage {
     private let placeBox = Box(.vertical)
     private static var serial = 0
     private var observation: AlbumLoader.Observation?
-    /// The nearest article about the place, under the small map; all of them on the maps.
+    /// The nearest article about the place, over the small map; all of them on the maps.
     private let aboutRow: AboutPlaceRow
     private let placeArticles: ArticleMarks
     private var mapArticles: ArticleMarks?
