@@ -51,13 +51,15 @@ public final class PlaceArticles {
     @discardableResult
     public func refresh(_ pin: Pin, radiusMeters: Int = 1_000, thumbnailPixels: Int = 120) async -> Bool {
         guard let id = pin.id, !running.contains(id), connectivity.isOnline, let store = store() else { return false }
-        guard let stored = try? store.articles(pinId: id), stored.needFetching(language: language, now: now()) else {
-            return false
-        }
         let host = endpoint.host ?? ""
         guard pauses.pause(for: host) == nil else { return false }
         running.insert(id)
         defer { running.remove(id) }
+        // The store's read and write, and the answer's parsing, off the main thread (it is
+        // drawing the album's page meanwhile).
+        let (language, asked) = (self.language, now())
+        let stored = await Task.detached(priority: .utility) { try? store.articles(pinId: id) }.value
+        guard let stored, stored.needFetching(language: language, now: asked) else { return false }
         let url = NearbyArticles.searchURL(endpoint: endpoint, near: pin.coordinate, radiusMeters: radiusMeters,
                                            thumbnailPixels: thumbnailPixels)
         do {
@@ -66,8 +68,11 @@ public final class PlaceArticles {
                 try await client.get(url, rules: TransferRules(maxBytes: Self.maxResponseBytes, deadline: 30), sent: sent)
             }
             pauses.succeeded(host: host)
-            let articles = try NearbyArticles.decode(data, language: language, near: pin.coordinate)
-            try store.replaceArticles(pinId: id, language: language, articles: articles, fetched: now())
+            let (coordinate, fetched) = (pin.coordinate, now())
+            try await Task.detached(priority: .utility) {
+                let articles = try NearbyArticles.decode(data, language: language, near: coordinate)
+                try store.replaceArticles(pinId: id, language: language, articles: articles, fetched: fetched)
+            }.value
             return true
         } catch HTTPError.rateLimited(let retryAfter) {
             pauses.slowDown(host: host, service: Self.serviceName, retryAfter: retryAfter)
@@ -91,20 +96,23 @@ public final class PlaceArticles {
     /// came is no image.
     public func imageFile(for article: NearbyArticle) async -> URL? {
         guard let url = article.thumbnail else { return nil }
-        let file = imageDirectory.appendingPathComponent(LargePhotos.fileName(for: url.absoluteString), isDirectory: false)
-        if FileManager.default.fileExists(atPath: file.path) { return file }
+        let (directory, file) = (imageDirectory,
+                                 imageDirectory.appendingPathComponent(LargePhotos.fileName(for: url.absoluteString),
+                                                                       isDirectory: false))
+        // The disk's work off the main thread, which is drawing the articles' page.
+        if await Task.detached(priority: .utility, operation: { FileManager.default.fileExists(atPath: file.path) }).value {
+            return file
+        }
         guard connectivity.isOnline else { return nil }
         let policy = AddressPolicy(trustedEndpoints: endpointOverride.map { [$0] } ?? [])
-        guard policy.allows(url) else { return nil }
-        do {
-            try FileManager.default.createDirectory(at: imageDirectory, withIntermediateDirectories: true)
-            let data = try await client.get(url, rules: TransferRules(maxBytes: Self.maxImageBytes, deadline: 60, policy: policy))
+        guard policy.allows(url),
+              let data = try? await client.get(url, rules: TransferRules(maxBytes: Self.maxImageBytes, deadline: 60,
+                                                                         policy: policy)) else { return nil }
+        return await Task.detached(priority: .utility) { () -> URL? in
             guard ImageCheck.looksLikeImage(data) else { return nil }
-            try data.write(to: file, options: .atomic)
-            return file
-        } catch {
-            return nil
-        }
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return (try? data.write(to: file, options: .atomic)) != nil ? file : nil
+        }.value
     }
 
     /// A lead image at a thumbnail step is some tens of KB.

@@ -30,39 +30,32 @@ public enum RelativePlace {
     static let atThePin = 20.0
 
     public static func describe(_ photo: Coordinate, from pin: Coordinate) -> String {
-        let metres = pin.distance(to: photo)
-        guard metres.isFinite, metres >= atThePin else { return tr("Taken at the pin") }
-        let distance = distanceText(metres)
-        // Eight directions, each a whole phrase, so a translation may put the distance anywhere.
-        switch Int(((pin.bearing(to: photo) + 22.5) / 45).rounded(.down)) % 8 {
-        // Translators: where a photo was taken; %@ is a distance such as "350 m" or "1.2 km".
-        case 0: return String(format: tr("Taken %@ north of the pin"), distance)
-        case 1: return String(format: tr("Taken %@ north-east of the pin"), distance)
-        case 2: return String(format: tr("Taken %@ east of the pin"), distance)
-        case 3: return String(format: tr("Taken %@ south-east of the pin"), distance)
-        case 4: return String(format: tr("Taken %@ south of the pin"), distance)
-        case 5: return String(format: tr("Taken %@ south-west of the pin"), distance)
-        case 6: return String(format: tr("Taken %@ west of the pin"), distance)
-        default: return String(format: tr("Taken %@ north-west of the pin"), distance)
-        }
+        said(photo, from: pin, atThePin: tr("Taken at the pin"), directions: [
+            // Translators: where a photo was taken; %@ is a distance such as "350 m" or "1.2 km".
+            tr("Taken %@ north of the pin"), tr("Taken %@ north-east of the pin"), tr("Taken %@ east of the pin"),
+            tr("Taken %@ south-east of the pin"), tr("Taken %@ south of the pin"), tr("Taken %@ south-west of the pin"),
+            tr("Taken %@ west of the pin"), tr("Taken %@ north-west of the pin"),
+        ])
     }
 
     /// Where an article's place is, said from the pin: "350 m north-west of the pin".
     public static func describePlace(_ place: Coordinate, from pin: Coordinate) -> String {
+        said(place, from: pin, atThePin: tr("At the pin"), directions: [
+            // Translators: where an article's place is; %@ is a distance such as "350 m" or "1.2 km".
+            tr("%@ north of the pin"), tr("%@ north-east of the pin"), tr("%@ east of the pin"),
+            tr("%@ south-east of the pin"), tr("%@ south of the pin"), tr("%@ south-west of the pin"),
+            tr("%@ west of the pin"), tr("%@ north-west of the pin"),
+        ])
+    }
+
+    /// `place` from `pin` in one of eight phrases, north first and clockwise: each a whole
+    /// phrase, so a translation may put the distance anywhere.
+    private static func said(_ place: Coordinate, from pin: Coordinate, atThePin near: @autoclosure () -> String,
+                             directions: @autoclosure () -> [String]) -> String {
         let metres = pin.distance(to: place)
-        guard metres.isFinite, metres >= atThePin else { return tr("At the pin") }
-        let distance = distanceText(metres)
-        switch Int(((pin.bearing(to: place) + 22.5) / 45).rounded(.down)) % 8 {
-        // Translators: where an article's place is; %@ is a distance such as "350 m" or "1.2 km".
-        case 0: return String(format: tr("%@ north of the pin"), distance)
-        case 1: return String(format: tr("%@ north-east of the pin"), distance)
-        case 2: return String(format: tr("%@ east of the pin"), distance)
-        case 3: return String(format: tr("%@ south-east of the pin"), distance)
-        case 4: return String(format: tr("%@ south of the pin"), distance)
-        case 5: return String(format: tr("%@ south-west of the pin"), distance)
-        case 6: return String(format: tr("%@ west of the pin"), distance)
-        default: return String(format: tr("%@ north-west of the pin"), distance)
-        }
+        guard metres.isFinite, metres >= atThePin else { return near() }
+        let point = Int(((pin.bearing(to: place) + 22.5) / 45).rounded(.down)) % 8
+        return String(format: directions()[point], distanceText(metres))
     }
 
     /// "350 m" to the nearest 10 m below a kilometre, "1.2 km" below ten, then whole kilometres.
