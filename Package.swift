@@ -19,6 +19,9 @@ let package = Package(
                        providers: [.apt(["libsoup-3.0-dev"])]),
         .systemLibrary(name: "CSecret", pkgConfig: "libsecret-1",
                        providers: [.apt(["libsecret-1-dev"])]),
+        // libxml2 and libarchive, for the places files (GPX, KML, KMZ) people bring and take away.
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         // gettext from the C library, for the model's messages and the UI's alike.
         .systemLibrary(name: "CIntl"),
         // The layers, bottom up; README's Architecture draws this graph and test_seal.py checks both.
@@ -26,6 +29,9 @@ let package = Package(
         // (format, pixel size) that the model applies to downloads and GtkKit to tiles and textures.
         .target(name: "Translation", dependencies: ["CIntl"]),
         .target(name: "ImageSniffing"),
+        // Places files read and written (GPX, KML, KMZ, GeoJSON): outside data, parsed with the
+        // libraries made for it and refused whole when hostile. No store, no GTK.
+        .target(name: "PlaceFiles", dependencies: ["CLibXML2", "CArchive"]),
         // The hand-written C shim, for GtkKit and Platform: only what Swift cannot import or do safely.
         .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup", "CSecret"]),
         // Thin Swift layer over GLib, GTK, libadwaita, libshumate, libsoup and libsecret; knows nothing
@@ -33,7 +39,7 @@ let package = Package(
         // public declaration can expose a C type.
         .target(name: "GtkKit", dependencies: ["CShim", "Translation", "ImageSniffing"]),
         // The model: no GTK, builds and tests without a display.
-        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing",
+        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing", "PlaceFiles",
                                                      .product(name: "GRDB", package: "GRDB.swift")]),
         // The model's interfaces done with the platform's libraries: its HTTPClient on libsoup
         // (SoupClient's session from GtkKit), its KeyStore in libsecret. CShim `internal` here too.
@@ -46,7 +52,7 @@ let package = Package(
                                                         .when(platforms: [.linux]))]),
         // Fixtures/ holds data files and the program that wrote them (not a test source); the
         // tests find it from their own #filePath.
-        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing",
+        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing", "PlaceFiles",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
         // Swift 5 mode: XCTest on Linux calls tests on the main thread but not as main-actor

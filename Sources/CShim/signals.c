@@ -16,5 +16,6 @@ VT_CONNECT(vt_connect_key, VtKeyHandler)
 VT_CONNECT(vt_connect_event, VtEventHandler)
 VT_CONNECT(vt_connect_double, VtDoubleHandler)
 VT_CONNECT(vt_connect_scroll, VtScrollHandler)
+VT_CONNECT(vt_connect_drop, VtDropHandler)
 VT_CONNECT(vt_connect_network_event, VtNetworkEventHandler)
 #undef VT_CONNECT

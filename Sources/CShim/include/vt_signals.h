@@ -17,6 +17,8 @@ typedef gboolean (*VtEventHandler)(gpointer instance, GdkEvent *event, gpointer 
 typedef gboolean (*VtKeyHandler)(gpointer instance, guint keyval, guint keycode, GdkModifierType state, gpointer data);
 typedef void (*VtDoubleHandler)(gpointer instance, double value, gpointer data);
 typedef gboolean (*VtScrollHandler)(gpointer instance, double dx, double dy, gpointer data);
+// GtkDropTarget::drop: the dropped value, and where.
+typedef gboolean (*VtDropHandler)(gpointer instance, const GValue *value, double x, double y, gpointer data);
 // SoupMessage::network-event: which step of making a connection, and the connection.
 typedef void (*VtNetworkEventHandler)(gpointer instance, GSocketClientEvent event, GIOStream *connection, gpointer data);
 
@@ -30,6 +32,7 @@ gulong vt_connect_event(gpointer instance, const char *signal, VtEventHandler ha
 gulong vt_connect_key(gpointer instance, const char *signal, VtKeyHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_double(gpointer instance, const char *signal, VtDoubleHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_scroll(gpointer instance, const char *signal, VtScrollHandler handler, gpointer data, GClosureNotify notify);
+gulong vt_connect_drop(gpointer instance, const char *signal, VtDropHandler handler, gpointer data, GClosureNotify notify);
 gulong vt_connect_network_event(gpointer instance, const char *signal, VtNetworkEventHandler handler, gpointer data, GClosureNotify notify);
 
 G_END_DECLS

@@ -39,4 +39,35 @@ public enum AlertDialog {
         adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
         gtk_widget_grab_focus(entry)
     }
+
+    /// Asks to confirm: `body`, then `details` (lines of plain text, scrolled when long), Cancel
+    /// and `confirm`, the default; `onConfirm` runs only when chosen.
+    public static func confirm(over parent: Widget, heading: String, body: String, details: String,
+                               detailsLabel: String, confirm: String, onConfirm: @escaping Handler) {
+        let dialog = adw_alert_dialog_new(heading, body)
+        let alert = vt_adw_alert_dialog(UnsafeMutableRawPointer(dialog))
+        if !details.isEmpty {
+            let label = gtk_label_new(details)!
+            gtk_label_set_wrap(vt_label(label), true.g)
+            gtk_label_set_xalign(vt_label(label), 0)
+            gtk_widget_set_focusable(label, true.g)
+            vt_accessible_set_label(label, detailsLabel)
+            let scrolled = gtk_scrolled_window_new()!
+            gtk_scrolled_window_set_policy(vt_scrolled_window(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+            gtk_scrolled_window_set_propagate_natural_height(vt_scrolled_window(scrolled), true.g)
+            gtk_scrolled_window_set_max_content_height(vt_scrolled_window(scrolled), 160)
+            gtk_scrolled_window_set_child(vt_scrolled_window(scrolled), label)
+            adw_alert_dialog_set_extra_child(alert, scrolled)
+        }
+        adw_alert_dialog_add_response(alert, "cancel", tr("_Cancel"))
+        adw_alert_dialog_add_response(alert, "confirm", confirm)
+        adw_alert_dialog_set_response_appearance(alert, "confirm", ADW_RESPONSE_SUGGESTED)
+        adw_alert_dialog_set_default_response(alert, "confirm")
+        adw_alert_dialog_set_close_response(alert, "cancel")
+        Signal.connect(UnsafeMutableRawPointer(dialog!), "response", pointer: { response in
+            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "confirm" else { return }
+            onConfirm()
+        })
+        adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
+    }
 }

@@ -1,4 +1,5 @@
 package import CShim
+import Foundation
 
 /// Signals as Swift closures. Each connection retains its closure box; GLib calls the destroy
 /// notify when the handler is disconnected or the instance finalised, which releases it.
@@ -24,6 +25,7 @@ public typealias KeyHandler = @MainActor (Key, Modifiers) -> Bool
 public typealias DoubleHandler = @MainActor (Double) -> Void
 package typealias UIntHandler = @MainActor (UInt32) -> Void
 public typealias ScrollHandler = @MainActor (Double, Double) -> Bool
+public typealias FilesHandler = @MainActor ([URL]) -> Bool
 
 /// A connected handler, to disconnect it by.
 public struct HandlerID: Hashable, Sendable {
@@ -104,7 +106,33 @@ package enum Signal {
         }, retain(handler), releaseBox))
     }
 
+    /// For GtkDropTarget "drop" with a GdkFileList: the dropped files' paths (files without
+    /// one, such as a remote location, are left out); return true when taken.
+    @discardableResult
+    package static func connect(_ instance: gpointer, _ name: String, files handler: @escaping FilesHandler) -> HandlerID {
+        HandlerID(value: vt_connect_drop(instance, name, { _, value, _, _, data in
+            MainActor.assumeIsolated { box(data, FilesHandler.self)(droppedFiles(value)).g }
+        }, retain(handler), releaseBox))
+    }
+
     package static func disconnect(_ instance: gpointer, _ id: HandlerID) {
         g_signal_handler_disconnect(instance, id.value)
     }
+}
+
+/// The local paths of a GValue holding a GdkFileList (the list and its files stay the value's).
+private func droppedFiles(_ value: UnsafePointer<GValue>?) -> [URL] {
+    guard let value, let list = g_value_get_boxed(value) else { return [] }
+    let files = gdk_file_list_get_files(OpaquePointer(list))
+    defer { g_slist_free(files) }
+    var urls: [URL] = []
+    var node = files
+    while let current = node {
+        if let path = g_file_get_path(OpaquePointer(current.pointee.data)) {
+            urls.append(URL(fileURLWithPath: String(cString: path)))
+            g_free(path)
+        }
+        node = current.pointee.next
+    }
+    return urls
 }

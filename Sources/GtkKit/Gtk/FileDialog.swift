@@ -1,7 +1,7 @@
 internal import CShim
 import Foundation
 
-/// GtkFileDialog's "save" and "select folder" questions. Inside Flatpak GTK asks the file-chooser portal, so the app
+/// GtkFileDialog's "open", "save" and "select folder" questions. Inside Flatpak GTK asks the file-chooser portal, so the app
 /// writes where the user chose without any filesystem permission.
 @MainActor
 public enum FileDialog {
@@ -23,6 +23,35 @@ public enum FileDialog {
                 let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
                 let file = gtk_file_dialog_save_finish(vt_file_dialog(source), result, &error)
+                reply.continuation.resume(returning: chosenPath(file, error))
+            }, box)
+        }
+    }
+
+    /// The file the user chose to open, among the files `filter` names (its name, and its
+    /// patterns such as "*.gpx" and MIME types), or nil when they cancelled.
+    public static func open(over window: ApplicationWindow, title: String,
+                            filter: (name: String, patterns: [String], mimeTypes: [String])) async -> URL? {
+        let dialog = gtk_file_dialog_new()!
+        defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+        gtk_file_dialog_set_title(dialog, title)
+        gtk_file_dialog_set_modal(dialog, true.g)
+        let fileFilter = gtk_file_filter_new()!
+        gtk_file_filter_set_name(fileFilter, filter.name)
+        for pattern in filter.patterns { gtk_file_filter_add_pattern(fileFilter, pattern) }
+        for type in filter.mimeTypes { gtk_file_filter_add_mime_type(fileFilter, type) }
+        let filters = g_list_store_new(gtk_file_filter_get_type())!
+        g_list_store_append(filters, UnsafeMutableRawPointer(fileFilter))
+        gtk_file_dialog_set_filters(dialog, vt_list_model(UnsafeMutableRawPointer(filters)))
+        gtk_file_dialog_set_default_filter(dialog, fileFilter)
+        g_object_unref(UnsafeMutableRawPointer(fileFilter))
+        g_object_unref(UnsafeMutableRawPointer(filters))
+        return await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
+            let box = Unmanaged.passRetained(SaveReply(continuation)).toOpaque()
+            gtk_file_dialog_open(dialog, window.window, nil, { source, result, data in
+                let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let file = gtk_file_dialog_open_finish(vt_file_dialog(source), result, &error)
                 reply.continuation.resume(returning: chosenPath(file, error))
             }, box)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import PlaceFiles
 
 /// The user's pins as the map shows them: the stored pins, observed, less those deleted while
 /// Undo is offered. A deleted pin vanishes at once but leaves the store only when its deletion is
@@ -146,6 +147,74 @@ public final class PinList {
     /// Quitting: every deletion still offering Undo becomes final.
     public func commitPending() {
         for deletion in deletions { deletion.commit() }
+    }
+
+    // MARK: Places files
+
+    /// Pins a file brought in, offered for Undo: kept unless `undo` (which deletes them).
+    @MainActor
+    public final class Addition: UndoableChange {
+        public let ids: [Int64]
+        public var count: Int { ids.count }
+        public var onGrow: (() -> Void)?
+        private weak var list: PinList?
+
+        init(ids: [Int64], list: PinList) {
+            self.ids = ids
+            self.list = list
+        }
+
+        public func undo() {
+            guard let list else { return }
+            self.list = nil
+            list.remove(ids)
+        }
+
+        public func commit() { list = nil }
+    }
+
+    /// The file at `url` read and sorted against the pins, off the main thread.
+    public func previewImport(of url: URL) async throws -> PlaceImport {
+        guard let store = store() else { throw Unavailable() }
+        return try await Task.detached(priority: .userInitiated) {
+            try PlaceImport.read(url, pins: try store.pins().map(\.coordinate))
+        }.value
+    }
+
+    /// Stores the preview's new places in one transaction, off the main thread; the map shows
+    /// them when the store delivers them. No album is fetched ahead for them (they are many).
+    public func importPlaces(_ preview: PlaceImport) async throws -> Addition {
+        guard let store = store() else { throw Unavailable() }
+        let places = preview.new
+        let ids = try await Task.detached(priority: .userInitiated) { try store.addPins(places) }.value
+        return Addition(ids: ids, list: self)
+    }
+
+    /// Writes the pins (not those deleted while Undo is offered) to `url`, off the main thread;
+    /// how many were written.
+    public func exportPlaces(to url: URL, as format: PlaceFile.Format) async throws -> Int {
+        guard let store = store() else { throw Unavailable() }
+        let hidden = hidden.ids
+        return try await Task.detached(priority: .userInitiated) {
+            let places = try store.placesForExport(leavingOut: hidden)
+            try PlaceFile.write(places, as: format).write(to: url, options: .atomic)
+            return places.count
+        }.value
+    }
+
+    /// Undo of an import: the pins go at once, and leave the store off the main thread.
+    private func remove(_ ids: [Int64]) {
+        hidden.hide(ids)
+        publish()
+        guard let store = store() else { return }
+        Task.detached(priority: .userInitiated) { [weak self] in
+            do {
+                try store.deletePins(ids: ids)
+            } catch {
+                let message = "Could not remove imported pins: \(error.localizedDescription)"
+                await MainActor.run { self?.onError?(message) }
+            }
+        }
     }
 
     private func finished(_ deletion: Deletion, commit: Bool) {

@@ -116,6 +116,7 @@ final class PlacesPage {
         list.setAccessibleLabel(tr("Places"))
         stack.add(ScrolledWindow(child: list), as: Content.list)
         let header = HeaderBar()
+        header.packEnd(MenuButton(icon: "view-more-symbolic", label: tr("My Places Menu"), items: AppAction.placesMenu))
         header.packEnd(sort)
         search.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         let searchBar = Clamp(child: search, orientation: .horizontal, maximum: 600)

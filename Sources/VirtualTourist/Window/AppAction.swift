@@ -10,6 +10,8 @@ enum AppAction: String, CaseIterable {
     // In the order of the shortcuts help.
     case search
     case places
+    case importPlaces = "import-places"
+    case exportPlaces = "export-places"
     case back
     case undo
     case exportAlbum = "export-album"
@@ -36,7 +38,7 @@ enum AppAction: String, CaseIterable {
         switch self {
         // My Places too, so scripts (and the touch tests) can open it: `gapplication action`.
         case .quit, .preferences, .about, .openPin, .places: .app
-        case .back, .close, .undo, .search, .showHelp: .win
+        case .back, .close, .undo, .search, .showHelp, .importPlaces, .exportPlaces: .win
         case .exportAlbum, .renamePlace, .photoMap: .album
         }
     }
@@ -54,11 +56,12 @@ enum AppAction: String, CaseIterable {
         case .exportAlbum: ["<Control>e"]
         case .search: ["<Control>f"]
         case .places: ["<Control>l"]
+        case .importPlaces: ["<Control>o"]
         case .renamePlace: ["F2"]
         case .photoMap: ["<Control>m"]
         // GTK only sets this itself for a help overlay loaded from the app's resources.
         case .showHelp: ["<Control>question"]
-        case .about, .openPin: []
+        case .about, .openPin, .exportPlaces: []
         }
     }
 
@@ -72,6 +75,7 @@ enum AppAction: String, CaseIterable {
         return switch self {
         case .search: [line(.map, tr("Find a place"))]
         case .places: [line(.map, tr("My Places"))]
+        case .importPlaces: [line(.map, tr("Import places from a file"))]
         // Esc on the map: the search first, then edit mode (see `MainWindow.goBack`).
         case .back: [line(.map, tr("Leave edit mode"), ["Escape"]), line(.album, tr("Go back"))]
         case .undo: [line(.general, tr("Undo the last removal"))]
@@ -82,8 +86,14 @@ enum AppAction: String, CaseIterable {
         case .showHelp: [line(.general, tr("Keyboard shortcuts"))]
         case .close: [line(.general, tr("Close the window"))]
         case .quit: [line(.general, tr("Quit"))]
-        case .about, .openPin: []
+        case .about, .openPin, .exportPlaces: []
         }
+    }
+
+    /// My Places' menu.
+    static var placesMenu: [(label: String, action: String)] {
+        [(tr("_Import Places…"), importPlaces.detailedName),
+         (tr("_Export Places…"), exportPlaces.detailedName)]
     }
 
     /// The main menu's items, in order (with mnemonics).

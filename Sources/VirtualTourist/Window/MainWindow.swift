@@ -13,6 +13,8 @@ final class MainWindow {
     private var actions: [Action] = []
     private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
+    private let transfer: PlacesTransfer
+    private let fileDrop = FileDropTarget()
     private var preferences: SettingsDialog?
     /// The one "Drop Pin Here" offer, for the place last chosen.
     private var pinOffer: Toast?
@@ -40,6 +42,10 @@ final class MainWindow {
                               undoToasts: undoToasts, tiles: tiles, follower: services.follower)
         navigation = WindowNavigation(view: view, mapPage: mapPage, services: services, window: window, tiles: tiles,
                                       undoToasts: undoToasts, toasts: toasts)
+        transfer = PlacesTransfer(window: window, pins: services.pins, toasts: toasts, undoToasts: undoToasts)
+        // A places file dropped anywhere on the window is imported.
+        fileDrop.onDrop { [unowned self] urls in self.transfer.dropped(urls) }
+        toasts.overlay.addController(fileDrop)
         wireMapPage()
         addActions()
         window.onDefaultSizeChanged { [unowned self] in self.mapPage.sizeChanged() }
@@ -107,6 +113,8 @@ final class MainWindow {
             .back: { [unowned self] in self.navigation.goBack() },
             .close: { [unowned self] in self.window.close() },
             .undo: { [unowned self] in self.undoToasts.undoLatest() },
+            .importPlaces: { [unowned self] in self.transfer.chooseFileToImport() },
+            .exportPlaces: { [unowned self] in self.transfer.chooseFileToExport() },
             .search: { [unowned self] in
                 self.navigation.showMap()
                 self.mapPage.placeSearch.begin()
