@@ -30,15 +30,16 @@ FREEDESKTOP_BASE = {"48": "24.08", "49": "25.08", "50": "25.08"}
 # Debian packages whose files the stand-ins leave out: what the GNOME SDK does not carry.
 NOT_IN_GNOME_SDK = ("libshumate*", "gir1.2-shumate*", "libprotobuf-c*", "protobuf-c-compiler")
 # What the Platform carries: the libraries the app and its bundled modules link (json-glib for
-# libshumate) and what GTK reads at run time, with the packages they depend on; less the GL
+# libshumate; libarchive, with libxml2, for places files) and what GTK reads at run time, with the packages they depend on; less the GL
 # drivers (org.freedesktop.Platform.GL.* on a real system).
 PLATFORM_PACKAGES = ("libgtk-4-1", "libadwaita-1-0", "libsoup-3.0-0", "libsecret-1-0", "libsqlite3-0",
-                     "libjson-glib-1.0-0", "glib-networking", "libgdk-pixbuf-2.0-0", "librsvg2-common",
+                     "libjson-glib-1.0-0", "libarchive13t64", "glib-networking", "libgdk-pixbuf-2.0-0",
+                     "librsvg2-common",
                      "shared-mime-info", "adwaita-icon-theme", "hicolor-icon-theme", "fonts-cantarell", "fontconfig",
                      "libc-bin", "dash")
 # What the manifest's modules are built with (and the stand-ins' stamp follows).
 SDK_PACKAGES = ("libgtk-4-dev", "libadwaita-1-dev", "libsoup-3.0-dev", "libsecret-1-dev", "libsqlite3-dev",
-                "libjson-glib-dev", "gcc", "g++", "make", "meson", "ninja-build", "pkg-config", "gettext",
+                "libxml2-dev", "libarchive-dev", "libjson-glib-dev", "gcc", "g++", "make", "meson", "ninja-build", "pkg-config", "gettext",
                 "appstream", "desktop-file-utils", "gperf", "patch", "xz-utils", "git", "python3")
 NOT_IN_GNOME_PLATFORM = ("libgl1-mesa-dri", "mesa-libgallium", "mesa-vulkan-drivers", "libllvm*", "libz3-*")
 # Parts of /usr no runtime needs (documentation, the browser the touch tests drive).
@@ -48,7 +49,7 @@ SWIFT_EXCLUDES = ("bin/lldb*", "bin/clangd", "bin/sourcekit-lsp", "bin/docc", "b
                   "lib/liblldb*", "lib/libsourcekitdInProc.so", "lib/libSwiftSourceKitPlugin.so",
                   "lib/python3*", "share/docc", "share/doc")
 # Bump when the stand-ins' recipe changes, so a cached set is rebuilt.
-RECIPE = "2"
+RECIPE = "3"
 
 
 # ---------------------------------------------------------------- Debian's packages

@@ -11,6 +11,7 @@
 #   url       AddressPolicy on photo addresses (and its IPv4/IPv6 parsers)
 #   geocoder  Place.decodeNominatim (place search answers)
 #   wikipedia NearbyArticles.decode (Wikipedia's articles near a pin)
+#   places    PlaceFile.read (GPX, KML, KMZ and GeoJSON files), and what it reads written back
 #
 # Each target is one `swiftc -sanitize=fuzzer,address` compile of the model's parser files
 # (they need neither GRDB nor GTK) plus the target's file, so no SwiftPM build is involved.
@@ -30,15 +31,18 @@ swiftc=$(command -v swiftc || true)
 
 # The model files the parsers are made of; GRDB-based files (Store, Photo…) stay out. They import
 # the modules below the model, built first as modules of their own: Translation (gettext, from
-# the CIntl module map) and ImageSniffing.
-bases=(Translation ImageSniffing)
+# the CIntl module map), ImageSniffing and PlaceFiles (over libxml2 and libarchive, which are
+# linked, not instrumented: the fuzzer follows the Swift around them).
+bases=(Translation ImageSniffing PlaceFiles)
+c_modules=(-I Sources/CIntl -I Sources/CLibXML2 -I Sources/CArchive -Xcc -I/usr/include/libxml2)
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
          Settings Place Geocoder RequestPacer Connectivity Localization TakenDate
          WikimediaThumbnails FlickrSizes RequestBudget HostPauses PlaceNamesServer NearbyArticles RelativePlace)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
-                    [geocoder]=PlaceDecoder [dates]=DateParser [wikipedia]=WikipediaDecoder)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia})
+                    [geocoder]=PlaceDecoder [dates]=DateParser [wikipedia]=WikipediaDecoder
+                    [places]=PlacesFileReader)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia places})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs" "$out/modules"
@@ -49,7 +53,7 @@ for name in "${parsers[@]}"; do model_files+=("$(find Sources/TouristModel -name
 base_objects=()
 for base in "${bases[@]}"; do
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -wmo -c \
-        -module-name "$base" -I Sources/CIntl -emit-module -emit-module-path "$out/modules/$base.swiftmodule" \
+        -module-name "$base" "${c_modules[@]}" -emit-module -emit-module-path "$out/modules/$base.swiftmodule" \
         Sources/"$base"/*.swift -o "$out/modules/$base.o"
     base_objects+=("$out/modules/$base.o")
 done
@@ -58,8 +62,8 @@ build() {
     local name=$1
     # lld: gold warns about every ASan symbol it cannot export.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-        -module-name TouristFuzz -I Sources/CIntl -I "$out/modules" "${model_files[@]}" "${base_objects[@]}" \
-        "Tests/Fuzz/${sources[$name]}.swift" -o "$out/bin/$name"
+        -module-name TouristFuzz "${c_modules[@]}" -I "$out/modules" "${model_files[@]}" "${base_objects[@]}" \
+        "Tests/Fuzz/${sources[$name]}.swift" -lxml2 -larchive -o "$out/bin/$name"
 }
 
 total_runs=0
@@ -74,6 +78,7 @@ for name in "${targets[@]}"; do
     case $name in
         image) dict=() ;;
         url) dict=(-dict=Tests/Fuzz/url.dict) ;;
+        places) dict=(-dict=Tests/Fuzz/places.dict) ;;
         *) dict=(-dict=Tests/Fuzz/json.dict) ;;
     esac
     echo "fuzz: running $name for ${seconds}s" >&2

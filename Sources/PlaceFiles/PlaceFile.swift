@@ -109,9 +109,9 @@ public enum PlaceFile {
     /// One line of text, trimmed and bounded; nil when nothing is left.
     static func cleanName(_ name: String?) -> String? {
         guard let name else { return nil }
-        // Control characters are not text (and XML 1.0 cannot carry them).
+        // Control characters and U+FFFE, U+FFFF are not text (and XML 1.0 cannot carry them).
         let line = String(String.UnicodeScalarView(name.unicodeScalars.map {
-            $0.properties.generalCategory == .control ? " " : $0
+            $0.properties.generalCategory == .control || $0.value == 0xFFFE || $0.value == 0xFFFF ? " " : $0
         })).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         return line.isEmpty ? nil : String(line.prefix(maxNameLength))
     }

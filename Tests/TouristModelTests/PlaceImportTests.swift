@@ -73,7 +73,7 @@ final class PlaceImportTests: XCTestCase {
         let before = try store.pins()
         for format in [PlaceFile.Format.gpx, .geoJSON] {
             let url = directory.appendingPathComponent("My Places.\(format.fileExtension)")
-            let written = try await list.exportPlaces(to: url, as: format)
+            let written = try await list.exportPlaces(to: url)
             XCTAssertEqual(written, 2)
             // Wiped: a new, empty store.
             let empty = try makeStore(self, in: directory.appendingPathComponent(format.rawValue))

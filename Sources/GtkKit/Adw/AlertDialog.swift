@@ -51,12 +51,17 @@ public enum AlertDialog {
             gtk_label_set_wrap(vt_label(label), true.g)
             gtk_label_set_xalign(vt_label(label), 0)
             gtk_widget_set_focusable(label, true.g)
+            gtk_widget_set_margin_start(label, 12)
+            gtk_widget_set_margin_end(label, 12)
+            gtk_widget_set_margin_top(label, 8)
+            gtk_widget_set_margin_bottom(label, 8)
             vt_accessible_set_label(label, detailsLabel)
             let scrolled = gtk_scrolled_window_new()!
             gtk_scrolled_window_set_policy(vt_scrolled_window(scrolled), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
             gtk_scrolled_window_set_propagate_natural_height(vt_scrolled_window(scrolled), true.g)
             gtk_scrolled_window_set_max_content_height(vt_scrolled_window(scrolled), 160)
             gtk_scrolled_window_set_child(vt_scrolled_window(scrolled), label)
+            gtk_widget_add_css_class(scrolled, "card")
             adw_alert_dialog_set_extra_child(alert, scrolled)
         }
         adw_alert_dialog_add_response(alert, "cancel", tr("_Cancel"))

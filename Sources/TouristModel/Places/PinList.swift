@@ -190,9 +190,10 @@ public final class PinList {
         return Addition(ids: ids, list: self)
     }
 
-    /// Writes the pins (not those deleted while Undo is offered) to `url`, off the main thread;
-    /// how many were written.
-    public func exportPlaces(to url: URL, as format: PlaceFile.Format) async throws -> Int {
+    /// Writes the pins (not those deleted while Undo is offered) to `url`, off the main thread,
+    /// as GeoJSON when its name ends in .geojson or .json, else as GPX; how many were written.
+    public func exportPlaces(to url: URL) async throws -> Int {
+        let format: PlaceFile.Format = ["geojson", "json"].contains(url.pathExtension.lowercased()) ? .geoJSON : .gpx
         guard let store = store() else { throw Unavailable() }
         let hidden = hidden.ids
         return try await Task.detached(priority: .userInitiated) {

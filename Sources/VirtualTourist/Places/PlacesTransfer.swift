@@ -1,6 +1,5 @@
 import Foundation
 import GtkKit
-import PlaceFiles
 import TouristModel
 import Translation
 
@@ -121,9 +120,8 @@ final class PlacesTransfer {
         Task {
             guard let url = await FileDialog.save(over: window, title: tr("Export Places"),
                                                   initialName: tr("My Places") + ".gpx", initialFolder: nil) else { return }
-            let format: PlaceFile.Format = ["geojson", "json"].contains(url.pathExtension.lowercased()) ? .geoJSON : .gpx
             do {
-                let count = try await pins.exportPlaces(to: url, as: format)
+                let count = try await pins.exportPlaces(to: url)
                 // Translators: %1$d is a number of places, %2$@ a file's name.
                 toasts.show(String(format: trn("%1$d place exported to “%2$@”", "%1$d places exported to “%2$@”", count),
                                    count, url.lastPathComponent))
