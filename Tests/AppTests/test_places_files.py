@@ -6,7 +6,11 @@ file says why and imports nothing; Export Places writes GeoJSON that reads back.
 from __future__ import annotations
 
 import json
+import queue
+import subprocess
 import sys
+import threading
+from pathlib import Path
 
 from gi.repository import Atspi
 
@@ -15,6 +19,7 @@ from album_steps import press_key
 from test_my_places import open_places, seed, wait_rows
 from test_phone_size import PHONE, assert_fits
 from test_place_search import resize
+from test_translation import german, start_german  # noqa: F401  (german: a fixture)
 
 sys.path.insert(0, str(REPO / "Tests" / "Flatpak"))
 from portal_stand_in import PortalStandIn  # noqa: E402
@@ -138,5 +143,70 @@ def test_a_long_preview_fits_a_phone_and_is_read_by_keyboard(launch, dirs, paris
         # Enter chooses Import, the default.
         press_key(app, "Return")
         wait_for(lambda: len(pin_names(dirs)) == 60, 10, message=lambda: f"60 pins: {len(pin_names(dirs))}")
+    finally:
+        portal.stop()
+
+
+def test_a_file_dropped_on_the_window_is_imported(launch, dirs, paris, loopback, tmp_path, xserver):
+    trip = tmp_path / "dropped.gpx"
+    trip.write_text(TRIP)
+    app = launch()
+    window = app._x_window()
+    source = subprocess.Popen([sys.executable, str(Path(__file__).parent / "drag_source.py"), str(trip)],
+                              env={**app.environment(), "NO_AT_BRIDGE": "1"}, stdout=subprocess.PIPE, text=True)
+    said: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [said.put(line.strip()) for line in source.stdout], daemon=True).start()
+
+    def move_until(word: str, points) -> None:
+        """Moves through `points` (the last one again and again, a pixel apart) until the drag
+        source says `word`."""
+        points = list(points)
+        for attempt in range(200):
+            px, py = points[min(attempt, len(points) - 1)]
+            xserver.run("xdotool", "mousemove", "--sync", str(px + attempt % 2), str(py))
+            try:
+                if said.get(timeout=0.05) == word:
+                    return
+            except queue.Empty:
+                pass
+        raise AssertionError(f"the drag source never said {word}")
+
+    try:
+        assert said.get(timeout=10) == "READY", "the drag source did not start"
+        # Beside the app's window (without a window manager both open at the origin).
+        found = wait_for(lambda: xserver.run("xdotool", "search", "--onlyvisible", "--name", "^Drag Source$",
+                                             check=False).split(), 5, message="the drag source's window")
+        x, y = window["X"] + window["WIDTH"] + 20, 100
+        xserver.run("xdotool", "windowmove", "--sync", found[0], str(x), str(y))
+        # Press on its label, move past GTK's drag threshold, then over the map.
+        xserver.run("xdotool", "mousemove", "--sync", str(x + 100), str(y + 60), "mousedown", "1")
+        move_until("BEGAN", [(x + 100 - 4 * i, y + 60) for i in range(1, 6)])
+        target = (window["X"] + window["WIDTH"] // 2, window["Y"] + window["HEIGHT"] // 2)
+        move_until("ACCEPTED", [(x + (target[0] - x) * i // 10, y + (target[1] - y) * i // 10) for i in range(1, 11)])
+        app.x.xdotool("mouseup", "1")
+        app.wait_find(role="label", name="Import 3 Places?", showing=True, timeout=10)
+        app.click(app.wait_find(role=BUTTON, name="Import", showing=True, timeout=5))
+        wait_for(lambda: len(pin_names(dirs)) == 3, 10, message=lambda: f"the dropped file's pins: {pin_names(dirs)}")
+    finally:
+        source.terminate()
+        source.wait(5)
+
+
+def test_the_import_speaks_german(launch, dirs, paris, loopback, tmp_path, german):
+    trip = tmp_path / "reise.gpx"
+    trip.write_text('<gpx><wpt lat="52.5163" lon="13.3777"><name>Tor</name></wpt><wpt lat="48.1" lon="11.5"/>'
+                    '<wpt lat="100" lon="0"/></gpx>')
+    portal = PortalStandIn(tmp_path, choose=trip)
+    try:
+        app = start_german(launch, {**PORTALS, **german})
+        press_key(app, "ctrl+o")
+        app.wait_find(role="label", name="2 Orte importieren?", showing=True, timeout=10)
+        app.wait_find(role="label", name="Aus »reise.gpx«. 1 Eintrag hat keine brauchbare Position und wird "
+                      "übersprungen.", showing=True, timeout=5)
+        text = Atspi.Text.get_text(details := app.wait_find(name="Zu importierende Orte", showing=True, timeout=5),
+                                   0, Atspi.Text.get_character_count(details))
+        assert text == "Tor\n48,1000; 11,5000", text   # an unnamed place by its coordinates, as pins are named
+        app.click(app.wait_find(role=BUTTON, name="Importieren", showing=True, timeout=5))
+        app.wait_find(role="label", name="2 Orte importiert", showing=True, timeout=10)
     finally:
         portal.stop()

@@ -192,7 +192,7 @@ final class PlacesPage {
         if content != .list, statusPages.insert(content).inserted {
             stack.add(content == .empty
                 ? StatusPage(icon: "mark-location-symbolic", title: tr("No Places"),
-                             description: tr("Press and hold on the map, or press Ctrl+D, to drop a pin."))
+                             description: tr("Press and hold on the map, or press Ctrl+D, to drop a pin. Ctrl+O imports places from a file."))
                 : StatusPage(icon: "edit-find-symbolic", title: tr("No Matching Places")), as: content)
         }
         stack.show(content)
