@@ -179,13 +179,13 @@ def browser(session_dir, broadway):
 
 @pytest.fixture
 def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
-    """touch_app() -> a started app on the Broadway display, its map showing; stopped after
+    """touch_app(env) -> a started app on the Broadway display, its map showing; stopped after
     the test (a screenshot and the app's log are kept when the test failed)."""
     from touch import BroadwayApp
     apps: list[BroadwayApp] = []
 
-    def start() -> BroadwayApp:
-        app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env()}, tmp_path, dirs.root)
+    def start(env: dict[str, str] | None = None) -> BroadwayApp:
+        app = BroadwayApp(broadway, browser, {**loopback.env(), **dirs.env(), **(env or {})}, tmp_path, dirs.root)
         apps.append(app)
         loopback.app_starts.append(time.monotonic())
         app.start()

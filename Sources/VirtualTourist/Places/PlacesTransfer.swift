@@ -14,14 +14,17 @@ final class PlacesTransfer {
     private let pins: PinList
     private let toasts: WindowToasts
     private let undoToasts: UndoToasts
+    private let follower: PageFollower
     /// One file at a time: a second drop while a preview is open waits for none.
     private var isBusy = false
 
-    init(window: ApplicationWindow, pins: PinList, toasts: WindowToasts, undoToasts: UndoToasts) {
+    init(window: ApplicationWindow, pins: PinList, toasts: WindowToasts, undoToasts: UndoToasts,
+         follower: PageFollower) {
         self.window = window
         self.pins = pins
         self.toasts = toasts
         self.undoToasts = undoToasts
+        self.follower = follower
     }
 
     // MARK: In
@@ -65,11 +68,13 @@ final class PlacesTransfer {
                             confirm: tr("_Import")) { [weak self] in
             Task { await self?.store(preview) }
         }
+        follower.report(.placesImportPreviewed(count: preview.new.count, window: window))
     }
 
     private func store(_ preview: PlaceImport) async {
         do {
             let addition = try await pins.importPlaces(preview)
+            follower.report(.placesImported(count: addition.count))
             undoToasts.offer(addition) { count in
                 String(format: trn("%d place imported", "%d places imported", count), count)
             }

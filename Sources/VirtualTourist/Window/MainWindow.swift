@@ -42,7 +42,8 @@ final class MainWindow {
                               undoToasts: undoToasts, tiles: tiles, follower: services.follower)
         navigation = WindowNavigation(view: view, mapPage: mapPage, services: services, window: window, tiles: tiles,
                                       undoToasts: undoToasts, toasts: toasts)
-        transfer = PlacesTransfer(window: window, pins: services.pins, toasts: toasts, undoToasts: undoToasts)
+        transfer = PlacesTransfer(window: window, pins: services.pins, toasts: toasts, undoToasts: undoToasts,
+                                  follower: services.follower)
         // A places file dropped anywhere on the window is imported.
         fileDrop.onDrop { [unowned self] urls in self.transfer.dropped(urls) }
         toasts.overlay.addController(fileDrop)

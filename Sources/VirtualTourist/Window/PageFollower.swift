@@ -26,6 +26,10 @@ enum PageEvent {
     case placesOpening
     /// Its rows hold the store's places (`widget`: where the frame showing them is painted).
     case placesListed(Widget)
+    /// A places file's preview is painted (`count`: the places it would add; `window`: where).
+    case placesImportPreviewed(count: Int, window: Widget)
+    /// A places file's places are stored.
+    case placesImported(count: Int)
     /// The map shows the stored pins for the first time.
     case pinsShown(count: Int)
 

@@ -38,6 +38,9 @@ final class TraceRecorder: PageFollower {
         case .placesOpening: trace.event("places_requested")
         case .placesListed(let window): trace.eventAfterNextPaint("places_painted", of: window)
         case .pinsShown(let count): trace.event("pins_shown", ["count": .int(count)])
+        case .placesImportPreviewed(let count, let window):
+            trace.eventAfterNextPaint("places_import_previewed", of: window, ["count": .int(count)])
+        case .placesImported(let count): trace.event("places_imported", ["count": .int(count)])
         case .albumPageShown, .placeholdersShown, .photoShown, .visibleShown, .albumMapArrived, .albumMapStandIns:
             recordAlbum(event)
         default:

@@ -1,0 +1,90 @@
+"""Places in by touch (issue 46, part 2): on GTK's Broadway backend with fingers from headless
+Chromium (touch.py), a tap on My Places' menu, a tap on "Import Places…" (the file comes from the
+stand-in file chooser portal) and a tap on the preview's Import store the file's places.
+
+Broadway has no accessibility tree: the controls are found where they are drawn (a 16 px icon,
+a run of text), each once it has stopped moving, and the effects are read from the trace
+(VT_TRACE: places_painted, places_import_previewed, places_imported) and the database."""
+from __future__ import annotations
+
+import sys
+
+from harness import REPO, wait_for
+from test_touch import centre_offset, drop_pin, map_view, quit_cleanly
+from touch import BroadwayApp, Picture, Scene
+
+sys.path.insert(0, str(REPO / "Tests" / "Flatpak"))
+from portal_stand_in import PortalStandIn  # noqa: E402
+
+TRIP = '<gpx><wpt lat="48.80" lon="2.10"><name>Versailles</name></wpt><wpt lat="48.40" lon="2.70"><name>Fontainebleau</name></wpt></gpx>'
+
+
+def settled(app: BroadwayApp, find, what: str) -> Picture:
+    """What `find` picks in the scene, once it is drawn at the same place twice in a row (a page
+    sliding in or a popover growing moves it)."""
+    seen: list[Picture | None] = [None]
+
+    def same_twice():
+        found = find(app.scene())
+        stable = found is not None and seen[0] is not None and found.box == seen[0].box
+        seen[0] = found
+        return found if stable else None
+    return wait_for(same_twice, 10, message=lambda: f"{what}:\n{app.scene().describe()}")
+
+
+def places_menu_icon(scene: Scene) -> Picture | None:
+    """My Places' menu button: of the header's 16 px icons right of the title, the page's own two
+    come first (Sort by Name, then the menu), the window's buttons after them."""
+    main = scene.surfaces[0][1]
+    icons = [p for p in scene.pictures if abs(p.box.width - 16) < 1 and abs(p.box.height - 16) < 1]
+    if not icons:
+        return None
+    top = min(p.box.y for p in icons)   # the header's row
+    header = sorted((p for p in icons if abs(p.box.y - top) <= 2 and p.box.x > main.x + main.width / 2),
+                    key=lambda p: p.box.x)
+    return header[1] if len(header) >= 2 else None
+
+
+def first_menu_item(scene: Scene) -> Picture | None:
+    """The popover's first item's label: the top text in the surface the menu opened."""
+    if len(scene.surfaces) < 2:
+        return None
+    popover = scene.surfaces[-1][0]
+    texts = [p for p in scene.pictures if p.surface == popover and 10 <= p.box.height <= 24 and p.box.width > 60]
+    return min(texts, key=lambda p: p.box.y) if texts else None
+
+
+def confirm_button_label(scene: Scene) -> Picture | None:
+    """The dialog's suggested button, right of Cancel: the right one of the two lowest runs of
+    text side by side (the list of places above holds one row, at the page's top)."""
+    texts = [p for p in scene.pictures if 10 <= p.box.height <= 24 and 20 <= p.box.width <= 120]
+    if not texts:
+        return None
+    lowest = max(p.box.y for p in texts)
+    row = sorted((p for p in texts if abs(p.box.y - lowest) <= 4), key=lambda p: p.box.x)
+    return row[-1] if len(row) == 2 else None
+
+
+def test_import_by_touch_from_my_places_menu(touch_app, dirs, paris, tmp_path):
+    trip = tmp_path / "trip.gpx"
+    trip.write_text(TRIP)
+    portal = PortalStandIn(tmp_path, choose=trip)
+    try:
+        app = touch_app(env={"GDK_DEBUG": "portals"})
+        view = map_view(app, paris)
+        drop_pin(app, dirs, view, centre_offset(view, -80, 60))
+        app.activate_action("places")
+        wait_for(lambda: app.events("places_painted"), 10, message="My Places")
+        app.touch.tap(*settled(app, places_menu_icon, "My Places' menu button").box.center)
+        app.touch.tap(*settled(app, first_menu_item, "the menu's Import Places…").box.center)
+        previewed = wait_for(lambda: app.events("places_import_previewed"), 10,
+                             message=lambda: f"the preview; trace: {app.events()}")
+        assert [e["count"] for e in previewed] == [2], previewed
+        app.touch.tap(*settled(app, confirm_button_label, "the preview's Import button").box.center)
+        imported = wait_for(lambda: app.events("places_imported"), 10, message=lambda: f"the import; trace: {app.events()}")
+        assert [e["count"] for e in imported] == [2], imported
+        names = dirs.query("SELECT custom_name FROM pin ORDER BY id")
+        assert names == [(None,), ("Versailles",), ("Fontainebleau",)], names
+        quit_cleanly(app)
+    finally:
+        portal.stop()
