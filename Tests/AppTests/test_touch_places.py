@@ -33,16 +33,24 @@ def settled(app: BroadwayApp, find, what: str) -> Picture:
 
 
 def places_menu_icon(scene: Scene) -> Picture | None:
-    """My Places' menu button: of the header's 16 px icons right of the title, the page's own two
-    come first (Sort by Name, then the menu), the window's buttons after them."""
+    """My Places' menu button: of the header's icons right of the title, the page's own two come
+    first (Sort by Name, then the menu), the window's buttons after them. GTK 4.18 draws each
+    icon as one 16 px picture, GTK 4.24 as its ink only, sometimes in pieces: the pieces are
+    grouped by button (buttons are about 40 px apart)."""
     main = scene.surfaces[0][1]
-    icons = [p for p in scene.pictures if abs(p.box.width - 16) < 1 and abs(p.box.height - 16) < 1]
-    if not icons:
+    small = [p for p in scene.pictures if p.box.width <= 18 and p.box.height <= 18]
+    if not small:
         return None
-    top = min(p.box.y for p in icons)   # the header's row
-    header = sorted((p for p in icons if abs(p.box.y - top) <= 2 and p.box.x > main.x + main.width / 2),
-                    key=lambda p: p.box.x)
-    return header[1] if len(header) >= 2 else None
+    top = min(p.box.center[1] for p in small)   # the header's row
+    header = sorted((p for p in small if abs(p.box.center[1] - top) <= 6 and p.box.center[0] > main.x + main.width / 2),
+                    key=lambda p: p.box.center[0])
+    buttons: list[list[Picture]] = []
+    for picture in header:
+        if buttons and picture.box.center[0] - buttons[-1][0].box.center[0] <= 16:
+            buttons[-1].append(picture)
+        else:
+            buttons.append([picture])
+    return buttons[1][0] if len(buttons) >= 2 else None
 
 
 def first_menu_item(scene: Scene) -> Picture | None:
