@@ -1,6 +1,6 @@
 """Virtual Tourist benchmark: the app as a user feels it, next to its floor measured in the same run.
 
-    ./meson-helpers/dev bench [--runs N] [--only P1,P3] [--cycles N] [--keep] [--loaded-floor] [--json PATH]
+    ./meson-helpers/dev bench [--runs N] [--only P1,P3] [--cycles N] [--rest-seconds S] [--keep] [--loaded-floor] [--json PATH]
 
 Runs the release binary (VT_APP) on a private Xvfb against the loopback photo service, inside
 one D-Bus session (the app is driven through its exported GActions: `app.open-pin`, `win.back`).
@@ -28,6 +28,7 @@ import report  # noqa: E402
 import fill_bench  # noqa: E402
 import memory_bench  # noqa: E402
 import network_bench  # noqa: E402
+import rest_bench  # noqa: E402
 import viewer_bench  # noqa: E402
 from bench_measures import SHORT_RUNS_FACTOR, BenchMeasures  # noqa: E402
 from bench_setup import BenchSetup, RunningApp  # noqa: E402
@@ -39,7 +40,7 @@ class Bench(BenchMeasures, BenchSetup):
     """The bench: its set-up (bench_setup.py) and the measures it runs itself (bench_measures.py)."""
 
 
-MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P8", "P9", "P10", "P11", "P12", "P13")
+MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P8", "P9", "P10", "P11", "P12", "P13", "P14")
 
 
 def main() -> int:
@@ -54,6 +55,7 @@ def main() -> int:
                         help="also run P2's floor while curl downloads the same photos (a diagnostic)")
     parser.add_argument("--display", choices=("x11", "wayland"), default="x11",
                         help="Xvfb with GTK's cairo renderer, or a headless weston with the renderer GTK picks")
+    parser.add_argument("--rest-seconds", type=float, default=60.0, help="P14: how long each state rests")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (traces, logs) and print its path")
     args = parser.parse_args()
     selected = {name.strip().upper() for name in args.only.split(",")}
@@ -61,7 +63,7 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P13, P4x, P5b, P5v, P7x)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P14, P4x, P5b, P5v, P7x)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
@@ -100,6 +102,8 @@ def main() -> int:
             results.update(bench.album_map_tour())
         if "P13" in selected:
             results.update(bench.places_open())
+        if "P14" in selected:
+            results.update(rest_bench.measure(bench, RunningApp, args.rest_seconds))
     finally:
         bench.stop()
         if not args.keep:

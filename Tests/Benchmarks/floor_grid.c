@@ -15,6 +15,9 @@
  *                             to the end), tracing "photo_shown" {index} as each cell shows its
  *                             photo.
  *
+ * With VT_TRACE_REST=1 (P14's floor, an album at rest), album stays open too, with no 2 ms timer,
+ * tracing every frame after "visible_painted".
+ *
  * Events go to VT_TRACE in the app's format (floor_trace.h). */
 #include "floor_trace.h"
 #include <math.h>
@@ -143,6 +146,8 @@ static void check_visible(GdkFrameClock *clock, gpointer data) {
         return;
     g_signal_handler_disconnect(clock, paint_handler);
     trace_event("visible_painted", "\"cells\":%u", visible);
+    if (trace_resting())
+        g_signal_connect(clock, "after-paint", G_CALLBACK(trace_frame_painted), NULL);
     if (!staying) quit();
 }
 
@@ -261,7 +266,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     filling = strcmp(argv[1], "fill") == 0;
-    staying = strcmp(argv[1], "scroll") == 0;
+    /* P14 (VT_TRACE_REST=1): the album stays open, at rest, until the bench ends it. */
+    staying = strcmp(argv[1], "scroll") == 0 || trace_resting();
     entries = read_list(argv[2], filling);
     adw_init();
     window = adw_window_new();

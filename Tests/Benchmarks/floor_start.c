@@ -7,6 +7,9 @@
  * of PLACES rows as My Places draws them (a 48 px square, a name, a caption), traces
  * `places_painted` after the next paint and quits.
  *
+ * P14's floor (VT_TRACE_REST=1, without PLACES): the same map, left open after its first frame
+ * with every frame traced, until the bench ends it.
+ *
  *     floor-start LATITUDE LONGITUDE ZOOM [PLACES]      (VT_TRACE=FILE: where the events go) */
 #include "floor_trace.h"
 #include <shumate/shumate.h>
@@ -18,6 +21,11 @@ static GApplication *application;
 static AdwNavigationView *navigation;
 
 static void quit(void) { g_application_quit(application); }
+static void rest(void) {
+    GtkWindow *window = gtk_application_get_active_window(GTK_APPLICATION(application));
+    if (window != NULL)
+        trace_every_frame(GTK_WIDGET(window));
+}
 
 static void setup_row(GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data) {
     (void)factory, (void)data;
@@ -112,7 +120,7 @@ static void activate(GtkApplication *app, gpointer data) {
     }
 
     gtk_window_present(GTK_WINDOW(window));
-    trace_after_next_paint(window, "first_frame", places > 0 ? first_frame_painted : quit);
+    trace_after_next_paint(window, "first_frame", places > 0 ? first_frame_painted : trace_resting() ? rest : quit);
 }
 
 int main(int argc, char **argv) {

@@ -50,9 +50,30 @@ static inline gboolean trace_tick(gpointer data) {
     return G_SOURCE_CONTINUE;
 }
 
-/* Starts (or restarts) the longest-gap measurement. */
+/* VT_TRACE_REST=1 (P14, a program at rest): no 2 ms timer, and every frame traced, as the app
+ * does with the same variable. */
+static inline gboolean trace_resting(void) {
+    return g_strcmp0(g_getenv("VT_TRACE_REST"), "1") == 0;
+}
+
+static inline void trace_frame_painted(GdkFrameClock *clock, gpointer data) {
+    (void)clock;
+    (void)data;
+    trace_event("frame", NULL);
+}
+
+/* Traces every frame of `widget`'s window from now on (it must be realized). */
+static inline void trace_every_frame(GtkWidget *widget) {
+    GdkFrameClock *clock = gtk_widget_get_frame_clock(widget);
+    if (clock != NULL)
+        g_signal_connect(clock, "after-paint", G_CALLBACK(trace_frame_painted), NULL);
+}
+
+/* Starts (or restarts) the longest-gap measurement (not at rest: its timer would be the wake-ups). */
 static inline void trace_reset_gap(void) {
     static gboolean ticking;
+    if (trace_resting())
+        return;
     if (!ticking)
         g_timeout_add(2, trace_tick, NULL);
     ticking = TRUE;

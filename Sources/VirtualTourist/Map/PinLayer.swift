@@ -87,7 +87,11 @@ final class PinLayer {
     /// Groups the levels not grouped yet in the background, one at a time while the map rests:
     /// a pan or a zoom does not share the processor with levels it does not show (100,000 pins
     /// took seconds of two threads after start). A level reached before its turn is grouped then.
+    /// Only for more pins than are grouped on the spot: fewer are grouped as a level is shown,
+    /// and their background grouping only woke the app twice a second for ten seconds after each
+    /// change, at rest.
     private func groupAllLevels() {
+        guard clusters.pins.count > Self.groupOnTheSpot else { return }
         idleGrouping.schedule { [weak self] in self?.groupRestingLevel() }
     }
 

@@ -3,7 +3,9 @@ import GtkKit
 
 /// Opt-in timing trace for the benchmark: `VT_TRACE=/path/file.jsonl` appends one JSON object per
 /// event (`t` in seconds on the monotonic clock, `event`, details), plus the longest gap between
-/// main-loop ticks, measured by a 2 ms timer only while tracing.
+/// main-loop ticks, measured by a 2 ms timer only while tracing. With `VT_TRACE_REST=1` (the
+/// bench's P14, the app at rest) there is no such timer, and every frame is recorded: what is
+/// measured then is what the app wakes for and draws when nothing happens.
 @MainActor
 final class Trace {
     enum Value { case int(Int), double(Double), string(String), doubles([Double]) }
@@ -13,18 +15,23 @@ final class Trace {
     private let handle: FileHandle
     private var lastTick = 0
     private(set) var longestGapMicroseconds = 0
+    /// Frames shorter than this are not recorded (all of them at rest).
+    private let frameThreshold: Int
 
     static func start(environment: [String: String]) {
         guard let path = environment["VT_TRACE"], !path.isEmpty else { return }
         // One open(2), appending: it runs before `main` is traced, inside the start-up the benchmark measures.
         let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return }
-        shared = Trace(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true))
+        shared = Trace(handle: FileHandle(fileDescriptor: descriptor, closeOnDealloc: true),
+                       resting: environment["VT_TRACE_REST"] == "1")
     }
 
-    private init(handle: FileHandle) {
+    private init(handle: FileHandle, resting: Bool) {
         self.handle = handle
+        frameThreshold = resting ? -1 : 8_000
         lastTick = MonotonicClock.microseconds
+        guard !resting else { return }
         MainLoop.timeout(milliseconds: 2) { [unowned self] in
             let now = MonotonicClock.microseconds
             let gap = now - self.lastTick
@@ -61,7 +68,7 @@ final class Trace {
         FrameClock.afterNextPaint(of: widget) { [unowned self] in self.event(name, details) }
     }
 
-    /// Records each frame of `widget`'s window that takes over 8 ms, split into its phases (ms):
+    /// Records each frame of `widget`'s window that takes over 8 ms (every one at rest), split into its phases (ms):
     /// "update" (tick callbacks, animations), "layout" (measure and allocate), "paint" (snapshot
     /// and render), so a stall can be told apart from the app's own work between frames.
     func recordFrames(of widget: Widget) {
@@ -81,7 +88,7 @@ final class Trace {
             clock.on(.paint) { marks.end("paint") }
             clock.on(.afterPaint) { [unowned self] in
                 let total = MonotonicClock.microseconds - marks.start
-                guard marks.start > 0, total > 8_000 else { return }
+                guard marks.start > 0, total > self.frameThreshold else { return }
                 var details: [String: Value] = ["total": .double(Double(total) / 1000)]
                 var last = marks.start
                 for phase in ["update", "layout", "paint"] {
