@@ -1,6 +1,6 @@
 """Virtual Tourist benchmark: the app as a user feels it, next to its floor measured in the same run.
 
-    ./meson-helpers/dev bench [--runs N] [--only P1,P3] [--cycles N] [--rest-seconds S] [--keep] [--loaded-floor] [--json PATH]
+    ./meson-helpers/dev bench [--runs N] [--only P1,P3] [--cycles N] [--rest-seconds S] [--rest-runs N] [--keep] [--loaded-floor] [--json PATH]
 
 Runs the release binary (VT_APP) on a private Xvfb against the loopback photo service, inside
 one D-Bus session (the app is driven through its exported GActions: `app.open-pin`, `win.back`).
@@ -56,6 +56,8 @@ def main() -> int:
     parser.add_argument("--display", choices=("x11", "wayland"), default="x11",
                         help="Xvfb with GTK's cairo renderer, or a headless weston with the renderer GTK picks")
     parser.add_argument("--rest-seconds", type=float, default=60.0, help="P14: how long each state rests")
+    parser.add_argument("--rest-runs", type=int, default=3,
+                        help="P14's runs (each is five minutes of rest: 9 would make the bench an hour longer)")
     parser.add_argument("--keep", action="store_true", help="keep the work folder (traces, logs) and print its path")
     args = parser.parse_args()
     selected = {name.strip().upper() for name in args.only.split(",")}
@@ -103,7 +105,7 @@ def main() -> int:
         if "P13" in selected:
             results.update(bench.places_open())
         if "P14" in selected:
-            results.update(rest_bench.measure(bench, RunningApp, args.rest_seconds))
+            results.update(rest_bench.measure(bench, RunningApp, args.rest_seconds, args.rest_runs))
     finally:
         bench.stop()
         if not args.keep:

@@ -102,7 +102,7 @@ def end(proc: subprocess.Popen) -> None:
         proc.wait()
 
 
-def measure(bench, RunningApp, seconds: float) -> dict:
+def measure(bench, RunningApp, seconds: float, run_count: int) -> dict:
     rest = {"VT_TRACE_REST": "1"}
     # Hiding unmaps an X11 window; on Wayland only the compositor hides one (not measured there).
     hiding = bench.display == "x11"
@@ -115,7 +115,7 @@ def measure(bench, RunningApp, seconds: float) -> dict:
     listing.write_text("".join(f"{path}\n" for path in photos))
     runs: dict[str, dict[str, list]] = {state: {"app": [], "floor": []} for state in ("map", "album", "hidden")}
     place = [str(v) for v in (48.8584, 2.2945, 10)]  # the settings' place (seed.PARIS, zoom 10)
-    for _ in range(bench.runs):
+    for _ in range(run_count):
         app = RunningApp(bench, map_dirs, rest)
         try:
             quiet(bench, app.trace)
@@ -167,7 +167,7 @@ def measure(bench, RunningApp, seconds: float) -> dict:
         frames = summary([float(r["frames"]) for r in app_runs], None, unit="frames", target=0)
         frames["floor_frames"] = [r["frames"] for r in floor_runs]
         results.update({f"P14 {state} cpu": cpu, f"P14 {state} wakeups": wakeups, f"P14 {state} frames": frames})
-    results["P14 map cpu"]["rest_seconds"] = seconds
+    results["P14 map cpu"].update(rest_seconds=seconds, rest_runs=run_count)
     return results
 
 
