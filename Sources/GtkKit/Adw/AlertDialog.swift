@@ -26,17 +26,10 @@ public enum AlertDialog {
         gtk_entry_set_activates_default(vt_entry(entry), true.g)
         vt_accessible_set_label(entry, heading)
         adw_alert_dialog_set_extra_child(alert, entry)
-        adw_alert_dialog_add_response(alert, "cancel", tr("_Cancel"))
-        adw_alert_dialog_add_response(alert, "confirm", confirm)
-        adw_alert_dialog_set_response_appearance(alert, "confirm", ADW_RESPONSE_SUGGESTED)
-        adw_alert_dialog_set_default_response(alert, "confirm")
-        adw_alert_dialog_set_close_response(alert, "cancel")
         // The entry is the dialog's child, alive for as long as the dialog can respond.
-        Signal.connect(UnsafeMutableRawPointer(dialog!), "response", pointer: { response in
-            guard let response, String(cString: response.assumingMemoryBound(to: CChar.self)) == "confirm" else { return }
+        present(dialog, over: parent, confirm: confirm) {
             onConfirm(string(gtk_editable_get_text(vt_editable(entry))) ?? "")
-        })
-        adw_dialog_present(vt_adw_dialog(UnsafeMutableRawPointer(dialog)), parent.widget)
+        }
         gtk_widget_grab_focus(entry)
     }
 
@@ -64,6 +57,13 @@ public enum AlertDialog {
             gtk_widget_add_css_class(scrolled, "card")
             adw_alert_dialog_set_extra_child(alert, scrolled)
         }
+        present(dialog, over: parent, confirm: confirm, onConfirm: onConfirm)
+    }
+
+    /// Cancel (Esc), and `confirm`, suggested and chosen by Enter; `onConfirm` runs only for it.
+    private static func present(_ dialog: UnsafeMutablePointer<AdwDialog>?, over parent: Widget, confirm: String,
+                                onConfirm: @escaping Handler) {
+        let alert = vt_adw_alert_dialog(UnsafeMutableRawPointer(dialog))
         adw_alert_dialog_add_response(alert, "cancel", tr("_Cancel"))
         adw_alert_dialog_add_response(alert, "confirm", confirm)
         adw_alert_dialog_set_response_appearance(alert, "confirm", ADW_RESPONSE_SUGGESTED)

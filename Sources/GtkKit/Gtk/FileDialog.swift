@@ -17,14 +17,8 @@ public enum FileDialog {
             gtk_file_dialog_set_initial_folder(dialog, folder)
             g_object_unref(UnsafeMutableRawPointer(folder))
         }
-        return await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
-            let box = Unmanaged.passRetained(SaveReply(continuation)).toOpaque()
-            gtk_file_dialog_save(dialog, window.window, nil, { source, result, data in
-                let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let file = gtk_file_dialog_save_finish(vt_file_dialog(source), result, &error)
-                reply.continuation.resume(returning: chosenPath(file, error))
-            }, box)
+        return await answer { gtk_file_dialog_save(dialog, window.window, nil, $0, $1) } finish: {
+            gtk_file_dialog_save_finish($0, $1, $2)
         }
     }
 
@@ -46,14 +40,8 @@ public enum FileDialog {
         gtk_file_dialog_set_default_filter(dialog, fileFilter)
         g_object_unref(UnsafeMutableRawPointer(fileFilter))
         g_object_unref(UnsafeMutableRawPointer(filters))
-        return await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
-            let box = Unmanaged.passRetained(SaveReply(continuation)).toOpaque()
-            gtk_file_dialog_open(dialog, window.window, nil, { source, result, data in
-                let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let file = gtk_file_dialog_open_finish(vt_file_dialog(source), result, &error)
-                reply.continuation.resume(returning: chosenPath(file, error))
-            }, box)
+        return await answer { gtk_file_dialog_open(dialog, window.window, nil, $0, $1) } finish: {
+            gtk_file_dialog_open_finish($0, $1, $2)
         }
     }
 
@@ -64,18 +52,28 @@ public enum FileDialog {
         gtk_file_dialog_set_title(dialog, title)
         gtk_file_dialog_set_accept_label(dialog, acceptLabel)
         gtk_file_dialog_set_modal(dialog, true.g)
-        return await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
-            let box = Unmanaged.passRetained(SaveReply(continuation)).toOpaque()
-            gtk_file_dialog_select_folder(dialog, window.window, nil, { source, result, data in
-                let reply = Unmanaged<SaveReply>.fromOpaque(data!).takeRetainedValue()
+        return await answer { gtk_file_dialog_select_folder(dialog, window.window, nil, $0, $1) } finish: {
+            gtk_file_dialog_select_folder_finish($0, $1, $2)
+        }
+    }
+
+    /// One question: `ask` starts it with GIO's callback and its data; `finish` is the question's
+    /// own _finish function, called in the callback (a C function cannot capture which one).
+    private static func answer(_ ask: (GAsyncReadyCallback, gpointer) -> Void, finish: @escaping Finish) async -> URL? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<URL?, Never>) in
+            let box = Unmanaged.passRetained(Reply(continuation, finish: finish)).toOpaque()
+            ask({ source, result, data in
+                let reply = Unmanaged<Reply>.fromOpaque(data!).takeRetainedValue()
                 var error: UnsafeMutablePointer<GError>?
-                let file = gtk_file_dialog_select_folder_finish(vt_file_dialog(source), result, &error)
+                let file = reply.finish(vt_file_dialog(source), result, &error)
                 reply.continuation.resume(returning: chosenPath(file, error))
             }, box)
         }
     }
-
 }
+
+private typealias Finish = (OpaquePointer?, OpaquePointer?,
+                            UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) -> OpaquePointer?
 
 /// A dialog's answer as a local path, taking ownership of both (a free function: the C
 /// callbacks above cannot capture their type).
@@ -88,7 +86,11 @@ private func chosenPath(_ file: OpaquePointer?, _ error: UnsafeMutablePointer<GE
     return URL(fileURLWithPath: String(cString: path))
 }
 
-private final class SaveReply {
+private final class Reply {
     let continuation: CheckedContinuation<URL?, Never>
-    init(_ continuation: CheckedContinuation<URL?, Never>) { self.continuation = continuation }
+    let finish: Finish
+    init(_ continuation: CheckedContinuation<URL?, Never>, finish: @escaping Finish) {
+        self.continuation = continuation
+        self.finish = finish
+    }
 }
