@@ -116,16 +116,16 @@ public enum PlaceFile {
         return line.isEmpty ? nil : String(line.prefix(maxNameLength))
     }
 
-    /// The dates files write: ISO 8601, with or without fractions of a second.
+    /// The dates files write: ISO 8601, with or without fractions of a second. Format styles
+    /// are values, made once: a file of 10,000 dated waypoints reads as many dates.
     static func date(_ text: String?) -> Date? {
         guard let text = text?.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty,
               text.count < 64 else { return nil }
-        let plain = ISO8601DateFormatter()
-        if let date = plain.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
+        return (try? wholeSeconds.parse(text)) ?? (try? fractionalSeconds.parse(text))
     }
+
+    static let wholeSeconds = Date.ISO8601FormatStyle()
+    private static let fractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// A number as files write it ("48.8584", " 2.29 "); nil for anything else.
     static func number(_ text: Substring) -> Double? {

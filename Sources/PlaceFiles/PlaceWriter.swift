@@ -78,11 +78,7 @@ extension PlaceFile {
         return text == "-0" ? "0" : text
     }
 
-    static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
-    }
+    static func timestamp(_ date: Date) -> String { wholeSeconds.format(date) }
 }
 
 private extension String {
