@@ -4,6 +4,9 @@
   curl through the same service, the album's search and then the same photo URLs 8 at a time.
 - **P2**: the longest main-loop stall over the same span (a 2 ms timer's longest gap). Floor:
   `floor-grid fill`, the same photos appended to a `GtkGridView` at the times they reached the app.
+- **P15 fill**: the processor time the same fill takes (user and system, every thread of the app,
+  from the album's opening to its end). Floor: curl's for the same transfers plus `floor-grid
+  fill`'s from its grid's opening (the same photos decoded at cell size with gdk-pixbuf and shown).
 
 Each judged run is an app in use: in a fresh process, a stored 21-photo album is opened and closed
 first, then the new pin's album is measured. Runs alternate with runs of the same fill as the
@@ -21,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import seed
+from floors import cpu_seconds, thread_cpu
 from timing import summary
 
 LATENCY_MS = 40
@@ -32,6 +36,7 @@ WARM_UP_PHOTOS = 21
 class Runs:
     def __init__(self) -> None:
         self.app, self.curl, self.stalls, self.floor_stalls, self.loaded_stalls = [], [], [], [], []
+        self.cpu, self.floor_cpu, self.thread_cpu = [], [], []
 
     def p2(self) -> dict:
         result = summary(self.stalls, self.floor_stalls, unit="ms", target=1.2, absolute_target=8.0,
@@ -61,7 +66,14 @@ def measure(bench, running_app) -> dict:
     p2["diagnostic"] = (f"the first album of a process: P2 {first_p2['median']:.1f} ms "
                         f"({first_p2['min']:.1f}–{first_p2['max']:.1f}), ratio {first_p2['ratio']:.2f}; "
                         f"P1 {first_p1['median']:.3f} s, ratio {first_p1['ratio']:.2f}")
-    return {"P1": p1, "P2": p2}
+    p15 = summary(in_use.cpu, in_use.floor_cpu, unit="s", target=1.3)
+    p15["floor_parts"] = "curl's CPU plus floor-grid fill's after its grid opened"
+    names = sorted({name for run in in_use.thread_cpu for name in run})
+    p15["threads_s"] = dict(sorted(((name, round(statistics.median(run.get(name, 0.0) for run in in_use.thread_cpu), 3))
+                                    for name in names), key=lambda item: -item[1]))
+    p15["diagnostic"] = "the app's CPU by thread (s, medians): " + ", ".join(
+        f"{name} {seconds:.3f}" for name, seconds in p15["threads_s"].items() if seconds >= 0.005)
+    return {"P1": p1, "P2": p2, "P15 fill": p15}
 
 
 def fill(bench, running_app, runs: Runs, warm_up: bool) -> None:
@@ -84,14 +96,19 @@ def fill(bench, running_app, runs: Runs, warm_up: bool) -> None:
             time.sleep(1.0)
         bench.service.control("reset")  # the request log then holds this album's arrivals
         begun = time.monotonic()
+        cpu_before, threads_before = cpu_seconds(app.proc.pid), thread_cpu(app.proc.pid)
         app.open_pin(pin)
         opened = app.trace.wait("album_opened", after=begun)["t"]
         finished = app.trace.wait("download_finished", after=opened, timeout=120)
         if finished["shown"] != 250:
             raise RuntimeError(f"album filled {finished['shown']} of 250 photos")
+        cpu = cpu_seconds(app.proc.pid) - cpu_before
+        threads_after = thread_cpu(app.proc.pid)
+        runs.thread_cpu.append({name: seconds - threads_before.get(name, 0.0) for name, seconds in threads_after.items()})
         gap = app.trace.wait("main_loop_gap", after=finished["t"])
         runs.app.append(finished["t"] - opened)
         runs.stalls.append(gap["longest_ms"])
+        runs.cpu.append(cpu)
     finally:
         app.stop()
     photos = sqlite3.connect(dirs.database).execute(
@@ -102,7 +119,9 @@ def fill(bench, running_app, runs: Runs, warm_up: bool) -> None:
     search = next(r for r in bench.service.requests("search"))
     search_url = f"{bench.service.base}{search['path']}?{search['query']}"
     runs.curl.append(bench.floors.curl([url for url, _ in photos], dirs.root / "curl", first=search_url))
+    curl_cpu = bench.floors.last_curl_cpu
     runs.floor_stalls.append(bench.floors.fill(arrivals, dirs.root, bench.environment(dirs)))
+    runs.floor_cpu.append(curl_cpu + bench.floors.last_grid_cpu)
     if bench.loaded_floor:
         runs.loaded_stalls.append(bench.floors.fill_while_downloading(
             arrivals, [url for url, _ in photos], dirs.root / "loaded", bench.environment(dirs)))

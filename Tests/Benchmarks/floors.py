@@ -6,6 +6,8 @@ format, so a floor and the app are timed by the same events on the same clock.
 """
 from __future__ import annotations
 
+import os
+import resource
 import subprocess
 import threading
 import time
@@ -14,7 +16,39 @@ from pathlib import Path
 from timing import Trace, phases
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system, every thread, those ended included) of a running process."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """Seconds on a CPU of each live thread of `pid` (schedstat: nanoseconds, not 10 ms ticks), by
+    thread name ("main" for the main thread, digits as N), so a process's time can be told apart."""
+    found: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = "main" if task.name == str(pid) else (task / "comm").read_text().strip()
+            seconds = int((task / "schedstat").read_text().split()[0]) / 1e9
+        except (FileNotFoundError, ProcessLookupError):
+            continue  # ended meanwhile
+        key = "".join("N" if c.isdigit() else c for c in name)
+        found[key] = found.get(key, 0.0) + seconds
+    return found
+
+
+def children_cpu() -> float:
+    """CPU time of every child process this one has waited for (curl's, once it ended)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 class Floors:
+    #: P15: the CPU seconds of the last `curl` call, and of the last grid (fill or album) after it
+    #: opened, so that a floor's start-up is not counted against the app, measured from its album.
+    last_curl_cpu = 0.0
+    last_grid_cpu = 0.0
+
     def __init__(self, directory: Path) -> None:
         """`directory` holds the compiled floor-grid, floor-start and floor-viewer."""
         directory = directory.resolve()  # the programs run in their own folders
@@ -32,12 +66,14 @@ class Floors:
         directory.mkdir()
         config = directory / "urls.txt"
         config.write_text("".join(f'url = "{u}"\noutput = "{directory}/{i}.jpg"\n' for i, u in enumerate(urls)))
+        cpu_before = children_cpu()
         searching = sum(Floors.curl_each([first], directory / "search")) if first is not None else 0.0
         start = time.monotonic()
         # --parallel draws a progress meter even with --silent: keep stderr for errors only.
         done = subprocess.run(["curl", "--silent", "--show-error", "--fail", "--parallel", "--parallel-max", "8",
                                "--config", str(config)], stderr=subprocess.PIPE, text=True, timeout=120)
         elapsed = searching + time.monotonic() - start
+        Floors.last_curl_cpu = children_cpu() - cpu_before
         if done.returncode != 0:
             raise RuntimeError(f"curl failed: {done.stderr[-500:]}")
         if len(list(directory.glob("*.jpg"))) != len(urls):
@@ -121,9 +157,25 @@ class Floors:
         return (trace.wait("visible_painted", after=opened, timeout=0)["t"] - opened) * 1000
 
     def run_grid(self, mode: str, listing: Path, directory: Path, env: dict[str, str]) -> Trace:
+        """Runs floor-grid to its end; `last_grid_cpu` is then its CPU time after "album_opened"."""
         trace = Trace(directory / f"floor-{mode}.jsonl")
         trace.path.unlink(missing_ok=True)
-        self.run([str(self.grid), mode, str(listing)], {**env, "VT_TRACE": str(trace.path)}, directory)
+        with open(directory / "floor.log", "ab") as log:
+            proc = subprocess.Popen([str(self.grid), mode, str(listing)], env={**env, "VT_TRACE": str(trace.path)},
+                                    stdout=log, stderr=log, cwd=directory)
+        at_open = None
+        while proc.poll() is None and at_open is None:
+            if trace.events("album_opened"):
+                at_open = cpu_seconds(proc.pid)
+            else:
+                time.sleep(0.002)
+        # The process's whole CPU time, from the kernel as it is reaped (proc.wait would reap it first).
+        _, status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
+        if usage is not None:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            Floors.last_grid_cpu = usage.ru_utime + usage.ru_stime - (at_open or 0.0)
+        if proc.returncode != 0 or at_open is None:
+            raise RuntimeError(f"floor-grid failed ({proc.returncode}); see {directory / 'floor.log'}")
         return trace
 
     def start(self, latitude: float, longitude: float, zoom: float, directory: Path, env: dict[str, str]) -> dict[str, float]:
