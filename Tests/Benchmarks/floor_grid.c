@@ -1,9 +1,12 @@
 /* P2's and P3's floor: the least a program on the same GTK and libadwaita does to show photos in
  * a GtkGridView of 120 px cells (GtkPicture, cover), each decoded at cell size in a worker thread
  * (gdk-pixbuf scaling inside libjpeg, EXIF orientation applied, as the app does). Its window is
- * the app's size with a header bar; a second after its first frame it puts the grid in the window
- * ("album_opened", as the app traces when it opens an album), leaving empty the room the app's
- * album gives its place map and bottom bar, so as many cells are in view; and then:
+ * the app's size: an AdwNavigationView whose first page has a header bar; a second after its
+ * first frame it pushes a page with a header bar and the grid ("album_opened", as the app traces
+ * when it opens an album), which slides in as the app's album page does (issue 48: P2's stall
+ * is that slide's frames, which a floor that only swapped its content never drew), leaving empty
+ * the room the app's album gives its place map and bottom bar, so as many cells are in view;
+ * and then:
  *
  *     floor-grid fill LIST    LIST has lines "SECONDS PATH": each photo is decoded SECONDS after
  *                             the grid opened and appended to it (the app's arrival times); traces
@@ -35,6 +38,7 @@ static gboolean staying;   /* scroll: open until killed */
 static GPtrArray *entries;   /* of Entry */
 static GListModel *model;    /* fill: GdkTexture items; album: GtkStringObject paths */
 static GtkWidget *window, *toolbar, *scrolled;
+static AdwNavigationView *navigation;
 static GHashTable *bound;    /* album: the GtkListItems that show a path */
 static guint appended;
 static gulong paint_handler;
@@ -218,10 +222,13 @@ static gboolean open_grid(gpointer data) {
     gtk_widget_set_size_request(place_map, -1, PLACE_MAP);
     gtk_box_append(GTK_BOX(content), place_map);
     gtk_box_append(GTK_BOX(content), scrolled);
+    toolbar = adw_toolbar_view_new();
+    adw_toolbar_view_add_top_bar(ADW_TOOLBAR_VIEW(toolbar), adw_header_bar_new());
     adw_toolbar_view_set_content(ADW_TOOLBAR_VIEW(toolbar), content);
     GtkWidget *bottom_bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
     gtk_widget_set_size_request(bottom_bar, -1, BOTTOM_BAR);
     adw_toolbar_view_add_bottom_bar(ADW_TOOLBAR_VIEW(toolbar), bottom_bar);
+    adw_navigation_view_push(navigation, adw_navigation_page_new(toolbar, "Album"));
     if (filling) {
         for (guint i = 0; i < entries->len; i++) {
             Entry *entry = entries->pdata[i];
@@ -273,9 +280,11 @@ int main(int argc, char **argv) {
     window = adw_window_new();
     gtk_window_set_title(GTK_WINDOW(window), "Floor");
     gtk_window_set_default_size(GTK_WINDOW(window), 960, 680);
-    toolbar = adw_toolbar_view_new();
-    adw_toolbar_view_add_top_bar(ADW_TOOLBAR_VIEW(toolbar), adw_header_bar_new());
-    adw_window_set_content(ADW_WINDOW(window), toolbar);
+    GtkWidget *first = adw_toolbar_view_new();
+    adw_toolbar_view_add_top_bar(ADW_TOOLBAR_VIEW(first), adw_header_bar_new());
+    navigation = ADW_NAVIGATION_VIEW(adw_navigation_view_new());
+    adw_navigation_view_add(navigation, adw_navigation_page_new(first, "Floor"));
+    adw_window_set_content(ADW_WINDOW(window), GTK_WIDGET(navigation));
     gtk_window_present(GTK_WINDOW(window));
     trace_after_next_paint(window, "first_frame", shown);
     while (!done)
