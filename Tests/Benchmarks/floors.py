@@ -22,18 +22,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def thread_cpu(pid: int) -> dict[str, float]:
-    """Seconds on a CPU of each live thread of `pid` (schedstat: nanoseconds, not 10 ms ticks), by
-    thread name ("main" for the main thread, digits as N), so a process's time can be told apart."""
-    found: dict[str, float] = {}
+def threads(pid: int) -> dict[int, tuple[str, float, int]]:
+    """Each live thread of `pid`: its name ("main" for the main thread, digits as N, so that runs
+    and workers compare), its seconds on a CPU (schedstat: nanoseconds, not 10 ms ticks) and its
+    context switches so far (voluntary and not)."""
+    found = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             name = "main" if task.name == str(pid) else (task / "comm").read_text().strip()
             seconds = int((task / "schedstat").read_text().split()[0]) / 1e9
+            switches = sum(int(line.split()[1]) for line in (task / "status").read_text().splitlines()
+                           if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")))
         except (FileNotFoundError, ProcessLookupError):
             continue  # ended meanwhile
-        key = "".join("N" if c.isdigit() else c for c in name)
-        found[key] = found.get(key, 0.0) + seconds
+        found[int(task.name)] = ("".join("N" if c.isdigit() else c for c in name), seconds, switches)
+    return found
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """Seconds on a CPU of `pid`'s live threads, by name (`threads`)."""
+    found: dict[str, float] = {}
+    for name, seconds, _ in threads(pid).values():
+        found[name] = found.get(name, 0.0) + seconds
     return found
 
 

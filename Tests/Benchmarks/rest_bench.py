@@ -20,42 +20,24 @@ import subprocess
 import time
 from pathlib import Path
 
+from floors import threads
 from timing import Trace, summary
-
-SWITCHES = re.compile(r"^(?:non)?voluntary_ctxt_switches:\s+(\d+)$", re.MULTILINE)
-
-
-def snapshot(pid: int) -> dict[int, tuple[str, int, int]]:
-    """Each thread of `pid`: its name, its ns on a CPU and its context switches so far."""
-    threads = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            name = (task / "comm").read_text().strip()
-            cpu = int((task / "schedstat").read_text().split()[0])
-            switches = sum(int(n) for n in SWITCHES.findall((task / "status").read_text()))
-        except (FileNotFoundError, ProcessLookupError):
-            continue  # the thread ended meanwhile
-        threads[int(task.name)] = (name, cpu, switches)
-    return threads
-
 
 def sample(pid: int, seconds: float, trace: Trace) -> dict:
     """CPU (ms a minute), wake-ups (a second, in all and by thread name) and frames over `seconds`."""
-    before, start = snapshot(pid), time.monotonic()
+    before, start = threads(pid), time.monotonic()
     time.sleep(seconds)
-    after, end = snapshot(pid), time.monotonic()
+    after, end = threads(pid), time.monotonic()
     elapsed = end - start
-    cpu = switches = 0
+    cpu = switches = 0.0
     by_name: dict[str, float] = {}
     for tid, (name, cpu_after, switches_after) in after.items():
-        _, cpu_before, switches_before = before.get(tid, (name, 0, 0))
+        _, cpu_before, switches_before = before.get(tid, (name, 0.0, 0))
         cpu += cpu_after - cpu_before
         switches += switches_after - switches_before
-        # The main thread by its role: its name is the program's.
-        key = "main" if tid == pid else re.sub(r"\d+", "N", name)
-        by_name[key] = by_name.get(key, 0.0) + (switches_after - switches_before) / elapsed
+        by_name[name] = by_name.get(name, 0.0) + (switches_after - switches_before) / elapsed
     frames = sum(1 for e in trace.events("frame") if start <= e["t"] <= end)
-    return {"cpu_ms_per_min": cpu / 1e6 / elapsed * 60, "wakeups_per_s": switches / elapsed,
+    return {"cpu_ms_per_min": cpu * 1000 / elapsed * 60, "wakeups_per_s": switches / elapsed,
             "frames": frames, "threads": by_name}
 
 

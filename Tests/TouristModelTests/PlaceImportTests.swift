@@ -104,4 +104,19 @@ final class PlaceImportTests: XCTestCase {
             XCTAssertEqual(PlaceImport.message(for: error, fileName: "huge.gpx"), "“huge.gpx” is larger than 100 MB")
         }
     }
+
+    func testAFIFOOrAFolderIsRefusedWithoutHanging() async throws {
+        let fifo = directory.appendingPathComponent("places.gpx")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        for url in [fifo, directory!, directory.appendingPathComponent("gone.kml")] {
+            do {
+                _ = try await list.previewImport(of: url)
+                XCTFail("\(url.lastPathComponent) was read")
+            } catch {
+                XCTAssertTrue(error is PlaceImport.ReadFailure, "\(error)")
+                XCTAssertTrue(PlaceImport.message(for: error, fileName: url.lastPathComponent)
+                    .hasPrefix("“\(url.lastPathComponent)” could not be read: "))
+            }
+        }
+    }
 }

@@ -37,15 +37,16 @@ public struct PlaceImport: Sendable {
         skipped = reading.skipped
     }
 
-    /// Reads and sorts the file at `url` (off the main thread: it may be large).
+    /// Reads and sorts the file at `url` (off the main thread: it may be large). Read as the
+    /// settings file is: a regular file only (a FIFO dropped on the window cannot hang the read),
+    /// its size checked before reading and again as it is read.
     static func read(_ url: URL, pins: [Coordinate]) throws -> PlaceImport {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue
-        if let size, size > PlaceFile.maxBytes { throw PlaceFile.Failure.tooLarge }
         let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ReadFailure(reason: error.localizedDescription)
+        switch DurableFile.readSmallFile(url, maxBytes: PlaceFile.maxBytes) {
+        case .data(let read): data = read
+        case .tooLarge: throw PlaceFile.Failure.tooLarge
+        case .missing: throw ReadFailure(reason: String(cString: strerror(ENOENT)))
+        case .failed(let error): throw ReadFailure(reason: error.reason)
         }
         return PlaceImport(fileName: url.lastPathComponent, reading: try PlaceFile.read(data), pins: pins)
     }
