@@ -22,6 +22,9 @@ let package = Package(
         // libxml2 and libarchive, for the places files (GPX, KML, KMZ) people bring and take away.
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        // gexiv2 0.14's API over exiv2, for the metadata of the user's own photos (where and when
+        // each was taken). Debian 14 names its package libgexiv2-0.14-dev.
+        .systemLibrary(name: "CGExiv2", pkgConfig: "gexiv2", providers: [.apt(["libgexiv2-dev"])]),
         // gettext from the C library, for the model's messages and the UI's alike.
         .systemLibrary(name: "CIntl"),
         // The layers, bottom up; README's Architecture draws this graph and test_seal.py checks both.
@@ -32,6 +35,9 @@ let package = Package(
         // Places files read and written (GPX, KML, KMZ, GeoJSON): outside data, parsed with the
         // libraries made for it and refused whole when hostile. No store, no GTK.
         .target(name: "PlaceFiles", dependencies: ["CLibXML2", "CArchive"]),
+        // What the user's own photos say of themselves (GPS position, date taken, format), read
+        // with gexiv2. Outside data too; no store, no GTK.
+        .target(name: "PhotoMetadata", dependencies: ["CGExiv2"]),
         // The hand-written C shim, for GtkKit and Platform: only what Swift cannot import or do safely.
         .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup", "CSecret"]),
         // Thin Swift layer over GLib, GTK, libadwaita, libshumate, libsoup and libsecret; knows nothing
@@ -39,7 +45,7 @@ let package = Package(
         // public declaration can expose a C type.
         .target(name: "GtkKit", dependencies: ["CShim", "Translation", "ImageSniffing"]),
         // The model: no GTK, builds and tests without a display.
-        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing", "PlaceFiles",
+        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing", "PlaceFiles", "PhotoMetadata",
                                                      .product(name: "GRDB", package: "GRDB.swift")]),
         // The model's interfaces done with the platform's libraries: its HTTPClient on libsoup
         // (SoupClient's session from GtkKit), its KeyStore in libsecret. CShim `internal` here too.
@@ -52,7 +58,7 @@ let package = Package(
                                                         .when(platforms: [.linux]))]),
         // Fixtures/ holds data files and the program that wrote them (not a test source); the
         // tests find it from their own #filePath.
-        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing", "PlaceFiles",
+        .testTarget(name: "TouristModelTests", dependencies: ["TouristModel", "Translation", "ImageSniffing", "PlaceFiles", "PhotoMetadata",
                                                           .product(name: "GRDB", package: "GRDB.swift")],
                     exclude: ["Fixtures"]),
         // Swift 5 mode: XCTest on Linux calls tests on the main thread but not as main-actor

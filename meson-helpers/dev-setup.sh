@@ -15,10 +15,18 @@ as_root() {
 }
 
 # Installs only what dpkg says is missing, so a ready machine never touches apt or sudo.
+# gexiv2 0.14's headers (pkg-config `gexiv2`, the API the app uses) are libgexiv2-dev up to
+# Debian 13; from Debian 14 that name carries gexiv2 0.16 (`gexiv2-0.16`, another API) and 0.14 is
+# libgexiv2-0.14-dev. The lists name it gexiv2-0.14-dev; this picks the package the archive has.
+installed() { [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]]; }
+gexiv2_installed() { installed libgexiv2-0.14-dev || { installed libgexiv2-dev && pkg-config --exists gexiv2; }; }
+
 ensure_packages() {
     local missing=() package
     for package in "$@"; do
-        if [[ $(dpkg-query -W -f='${Status}' "$package" 2>/dev/null) != "install ok installed" ]]; then
+        if [[ $package == gexiv2-0.14-dev ]]; then
+            gexiv2_installed || missing+=("$package")
+        elif ! installed "$package"; then
             missing+=("$package")
         fi
     done
@@ -27,6 +35,16 @@ ensure_packages() {
     echo "dev: installing ${missing[*]}" >&2
     # `env` carries the variables through sudo; noninteractive because CI has no stdin.
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update
+    local i
+    for i in "${!missing[@]}"; do
+        if [[ ${missing[i]} == gexiv2-0.14-dev ]]; then
+            if apt-cache show libgexiv2-0.14-dev >/dev/null 2>&1; then
+                missing[i]=libgexiv2-0.14-dev
+            else
+                missing[i]=libgexiv2-dev
+            fi
+        fi
+    done
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
 }
 

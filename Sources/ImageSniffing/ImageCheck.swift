@@ -23,6 +23,15 @@ public enum ImageCheck {
     /// a PNG bomb (20000 × 20000 in 1 MB) is refused before its 1.6 GB are allocated.
     public static let maxPixels = 4096 * 4096
 
+    /// Most pixels of a JPEG: libjpeg decodes at 1/2, 1/4 or 1/8 as it reads, so a 64 MP phone
+    /// photo shown at 4096 px never exists whole in memory. The user's own photos are that large.
+    public static let maxJPEGPixels = 4 * maxPixels
+
+    /// Most pixels decoded of an image of `mimeType`.
+    public static func maxPixels(mimeType: String) -> Int {
+        mimeType == Format.jpeg.mimeType ? maxJPEGPixels : maxPixels
+    }
+
     public static func looksLikeImage(_ data: Data) -> Bool {
         format(of: data) != nil
     }

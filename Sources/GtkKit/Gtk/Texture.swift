@@ -18,7 +18,8 @@ public final class Texture: @unchecked Sendable {
     /// JPEG loader scales while decoding; a smaller image keeps its size), applies its EXIF
     /// orientation, and never runs on the main thread.
     /// Nil, without decoding, for an image of more than `ImageCheck.maxPixels` (a PNG is
-    /// allocated whole before it is scaled) or one whose header gdk-pixbuf cannot read.
+    /// allocated whole before it is scaled; a JPEG may have `maxJPEGPixels`) or one whose
+    /// header gdk-pixbuf cannot read.
     public static func load(path: String, maxSize: Int32) async -> Texture? {
         await load(path: path, maxSize: maxSize, square: nil)
     }
@@ -80,6 +81,17 @@ public final class Texture: @unchecked Sendable {
             return width > 0 && height > 0 ? (width, height) : nil
         }
 
+        /// Most pixels decoded of it: more for a JPEG, which libjpeg scales down as it decodes.
+        var maxPixels: Int {
+            let head: Data
+            switch self {
+            case .file(let path): head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)))
+                .flatMap { handle in defer { try? handle.close() }; return try? handle.read(upToCount: 16) } ?? Data()
+            case .bytes(let data): head = data.prefix(16)
+            }
+            return ImageCheck.signature(of: head) == .jpeg ? ImageCheck.maxJPEGPixels : ImageCheck.maxPixels
+        }
+
         /// Decoded no larger than `bound` px a side (-1: as it is).
         func pixbuf(bound: Int32) -> OpaquePointer? {
             var error: UnsafeMutablePointer<GError>?
@@ -101,7 +113,7 @@ public final class Texture: @unchecked Sendable {
     private static func decode(_ source: Source, maxSize: Int32, square: Int32?,
                                fit: (width: Int32, height: Int32)? = nil) async -> (texture: Texture, turned: Bool)? {
         await Task.detached(priority: .userInitiated) { () -> (texture: Texture, turned: Bool)? in
-            guard let (width, height) = source.size, Int(width) <= ImageCheck.maxPixels / Int(height) else { return nil }
+            guard let (width, height) = source.size, Int(width) <= source.maxPixels / Int(height) else { return nil }
             // -1 leaves a side as it is: "at scale" would otherwise enlarge a small photo to fit.
             let bound: Int32 = max(width, height) > maxSize ? maxSize : -1
             guard let pixbuf = source.pixbuf(bound: bound) else { return nil }

@@ -12,7 +12,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var pinId: Int64
     /// Order in the album, 0-based.
     public var position: Int
-    /// "flickr" | "commons"
+    /// "flickr" | "commons" | "yours" (the user's own, `YourPhoto.source`)
     public var source: String
     public var sourceId: String
     /// The image to download.
@@ -85,6 +85,9 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         return coordinate.isValid ? coordinate : nil
     }
 
+    /// One of the user's own photos: first in its album, kept by New Collection, never downloaded.
+    public var isYours: Bool { source == YourPhoto.source }
+
     public mutating func didInsert(_ inserted: InsertionSuccess) {
         id = inserted.rowID
     }
@@ -156,6 +159,7 @@ extension Photo {
         public static let pinId = Column(CodingKeys.pinId)
         public static let position = Column(CodingKeys.position)
         public static let fileName = Column(CodingKeys.fileName)
+        public static let source = Column(CodingKeys.source)
         public static let state = Column(CodingKeys.state)
     }
 }

@@ -52,11 +52,11 @@ public final class PinList {
     /// Something failed that the user cannot act on (for the log).
     public var onError: ((String) -> Void)?
 
-    private let store: () -> Store?
+    let store: () -> Store?
     private var observation: StoreObservation?
     /// The store's pins as last delivered (nil before the first delivery).
     private var stored: [Pin]?
-    private var hidden = PendingRemovals<Int64>()
+    var hidden = PendingRemovals<Int64>()
     /// Deletions not finished yet, oldest first; the last one is joined by the next deletion.
     private var deletions: [Deletion] = []
 
@@ -89,7 +89,7 @@ public final class PinList {
         publish()
     }
 
-    private func publish() {
+    func publish() {
         guard let stored else { return }
         pins = hidden.visible(stored, id: \.id)
         onChange?()

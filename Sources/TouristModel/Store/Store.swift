@@ -269,6 +269,7 @@ public final class Store: Sendable {
 
     /// Replaces the pin's album in one transaction (old rows out, one `pending` row per
     /// distinct remote photo in, page/pages/source recorded), then removes the old rows' files.
+    /// The user's own photos are not the service's to replace: they stay, first.
     /// `unlessFilled`: an album filled meanwhile (by a search that began from older news) stays
     /// as it is, and nothing is returned.
     public func replaceAlbum(pinId: Int64, source: String, page: Int, pages: Int,
@@ -276,16 +277,18 @@ public final class Store: Sendable {
         let (inserted, oldFiles): ([Photo], [String]) = try writer.write { db in
             guard var pin = try Pin.fetchOne(db, key: pinId) else { throw StoreError.pinNotFound(pinId) }
             if unlessFilled, pin.albumPage != nil { return ([], []) }
-            let oldFiles = try String.fetchAll(db,
-                Photo.filter(Photo.Columns.pinId == pinId && Photo.Columns.fileName != nil)
-                    .select(Photo.Columns.fileName))
-            try Photo.filter(Photo.Columns.pinId == pinId).deleteAll(db)
+            // The user's own photos stay, first: only the service's set is replaced.
+            let replaced = Photo.filter(Photo.Columns.pinId == pinId && Photo.Columns.source != YourPhoto.source)
+            let oldFiles = try String.fetchAll(db, replaced.filter(Photo.Columns.fileName != nil)
+                .select(Photo.Columns.fileName))
+            try replaced.deleteAll(db)
+            let kept = try Photo.filter(Photo.Columns.pinId == pinId).fetchCount(db)
 
             var inserted: [Photo] = []
             inserted.reserveCapacity(remote.count)
-            for (position, item) in RemotePhoto.distinct(remote).enumerated() {
+            for (index, item) in RemotePhoto.distinct(remote).enumerated() {
                 var photo = Photo(
-                    pinId: pinId, position: position, source: source, sourceId: item.sourceId,
+                    pinId: pinId, position: kept + index, source: source, sourceId: item.sourceId,
                     remoteURL: item.imageURL.absoluteString, largeURL: item.largeURL?.absoluteString,
                     pageURL: item.pageURL?.absoluteString,
                     fileName: nil, title: item.title, author: item.author, license: item.license,

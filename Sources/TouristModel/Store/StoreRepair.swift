@@ -128,9 +128,15 @@ extension Store {
         inFlight.withLock { $0.contains(name) } || awaitingUndo.withLock { $0.contains(name) }
     }
 
-    /// "<photo id>-<hex>.jpg" as `saveDownloaded` names files, or its ".tmp-" temporary.
+    /// "<photo id>-<hex>.jpg" as `saveDownloaded` names files, or its ".tmp-" temporary; or
+    /// "yours-<hex>.<ext>", a copy of the user's photo (`copyInYourPhoto`).
     static func isOwnFileName(_ name: String) -> Bool {
         var rest = Substring(name)
+        if rest.hasPrefix("yours-"), let dot = rest.lastIndex(of: ".") {
+            let hex = rest[rest.index(rest.startIndex, offsetBy: 6)..<dot]
+            return ["jpg", "png", "webp", "heic", "avif"].contains(rest[rest.index(after: dot)...])
+                && !hex.isEmpty && hex.allSatisfy { $0.isASCII && $0.isHexDigit }
+        }
         if rest.hasPrefix(".tmp-") { rest = rest.dropFirst(5) }
         guard rest.hasSuffix(".jpg") else { return false }
         rest = rest.dropLast(4)
