@@ -2,8 +2,8 @@
 """A stand-in for xdg-desktop-portal on the test's session bus (org.freedesktop.portal.Desktop):
 FileChooser.SaveFile and OpenFile (GTK's "select folder" asks OpenFile with directory=true) are
 recorded (one JSON line per call in the file given as argument) and
-answered "cancelled", as a user closing the dialog would, or, with `--choose PATH`, as a user
-choosing PATH would. The answer has the form xdg-desktop-portal gives it: "uris" is always
+answered "cancelled", as a user closing the dialog would, or, with `--choose PATH` (repeated for
+several files), as a user choosing PATH would; the call's `multiple` option is recorded. The answer has the form xdg-desktop-portal gives it: "uris" is always
 there, empty when cancelled (GTK 4.18 reads it without checking, and crashes on an answer without
 it, which no real portal sends). ProxyResolver.Lookup answers
 "direct://" (libproxy asks it for every request from inside the sandbox); NetworkMonitor says
@@ -50,9 +50,10 @@ MASTER_SECRET = bytes(range(64))
 class PortalStandIn:
     """For tests: this script on the session bus, and the calls it recorded."""
 
-    def __init__(self, root: Path, choose: Path | None = None, secret: bool = False) -> None:
+    def __init__(self, root: Path, choose: Path | list[Path] | None = None, secret: bool = False) -> None:
         self.calls_path = root / "portal-calls.jsonl"
-        args = [sys.executable, __file__, str(self.calls_path)] + (["--choose", str(choose)] if choose else [])
+        chosen = choose if isinstance(choose, list) else [choose] if choose else []
+        args = [sys.executable, __file__, str(self.calls_path)] + [a for c in chosen for a in ("--choose", str(c))]
         args += ["--secret"] if secret else []
         self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
         assert self.proc.stdout.readline().strip() == "READY", "the portal stand-in did not start"
@@ -70,7 +71,7 @@ class PortalStandIn:
 
 def main() -> None:
     log = open(sys.argv[1], "a", buffering=1)
-    chosen = sys.argv[sys.argv.index("--choose") + 1] if "--choose" in sys.argv else None
+    chosen = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--choose"]
     secret = "--secret" in sys.argv
 
     def respond(connection, sender, token, answer):
@@ -94,9 +95,10 @@ def main() -> None:
             return
         parent, title, options = parameters.unpack()
         log.write(json.dumps({"method": method, "title": title, "directory": bool(options.get("directory", False)),
+                              "multiple": bool(options.get("multiple", False)),
                               "current_name": str(options.get("current_name", ""))}) + "\n")
         token = options.get("handle_token", "vt")
-        response, uris = (0, [Gio.File.new_for_path(chosen).get_uri()]) if chosen else (1, [])
+        response, uris = (0, [Gio.File.new_for_path(c).get_uri() for c in chosen]) if chosen else (1, [])
         answer = GLib.Variant("(ua{sv})", (response, {"uris": GLib.Variant("as", uris)}))
         invocation.return_value(respond(connection, sender, token, answer))
 

@@ -26,8 +26,42 @@ public enum FileDialog {
     /// patterns such as "*.gpx" and MIME types), or nil when they cancelled.
     public static func open(over window: ApplicationWindow, title: String,
                             filter: (name: String, patterns: [String], mimeTypes: [String])) async -> URL? {
-        let dialog = gtk_file_dialog_new()!
+        let dialog = openDialog(title: title, filter: filter)
         defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+        return await answer { gtk_file_dialog_open(dialog, window.window, nil, $0, $1) } finish: {
+            gtk_file_dialog_open_finish($0, $1, $2)
+        }
+    }
+
+    /// The files the user chose to open (several may be), among those `filter` names; empty
+    /// when they cancelled.
+    public static func openMultiple(over window: ApplicationWindow, title: String,
+                                    filter: (name: String, patterns: [String], mimeTypes: [String])) async -> [URL] {
+        let dialog = openDialog(title: title, filter: filter)
+        defer { g_object_unref(UnsafeMutableRawPointer(dialog)) }
+        return await withCheckedContinuation { (continuation: CheckedContinuation<[URL], Never>) in
+            let box = Unmanaged.passRetained(ManyReply(continuation)).toOpaque()
+            gtk_file_dialog_open_multiple(dialog, window.window, nil, { source, result, data in
+                let reply = Unmanaged<ManyReply>.fromOpaque(data!).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let files = gtk_file_dialog_open_multiple_finish(vt_file_dialog(source), result, &error)
+                if let error { g_error_free(error) }  // dismissed or cancelled
+                var urls: [URL] = []
+                if let files {
+                    for index in 0..<g_list_model_get_n_items(files) {
+                        guard let file = g_list_model_get_item(files, index) else { continue }
+                        if let url = chosenPath(OpaquePointer(file), nil) { urls.append(url) }
+                    }
+                    g_object_unref(UnsafeMutableRawPointer(files))
+                }
+                reply.continuation.resume(returning: urls)
+            }, box)
+        }
+    }
+
+    private static func openDialog(title: String,
+                                   filter: (name: String, patterns: [String], mimeTypes: [String])) -> OpaquePointer {
+        let dialog = gtk_file_dialog_new()!
         gtk_file_dialog_set_title(dialog, title)
         gtk_file_dialog_set_modal(dialog, true.g)
         let fileFilter = gtk_file_filter_new()!
@@ -40,9 +74,7 @@ public enum FileDialog {
         gtk_file_dialog_set_default_filter(dialog, fileFilter)
         g_object_unref(UnsafeMutableRawPointer(fileFilter))
         g_object_unref(UnsafeMutableRawPointer(filters))
-        return await answer { gtk_file_dialog_open(dialog, window.window, nil, $0, $1) } finish: {
-            gtk_file_dialog_open_finish($0, $1, $2)
-        }
+        return dialog
     }
 
     /// The folder the user chose (to write into), or nil when they cancelled.
@@ -93,4 +125,9 @@ private final class Reply {
         self.continuation = continuation
         self.finish = finish
     }
+}
+
+private final class ManyReply {
+    let continuation: CheckedContinuation<[URL], Never>
+    init(_ continuation: CheckedContinuation<[URL], Never>) { self.continuation = continuation }
 }

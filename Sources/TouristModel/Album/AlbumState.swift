@@ -48,8 +48,9 @@ public struct AlbumRows: Sendable, Equatable {
     }
 
     /// The album was filled once (a search stored its page), even if it has no photo now; a
-    /// deleted pin has nothing to search for.
-    var wasFilled: Bool { !cells.isEmpty || pin == nil || pin?.albumPage != nil }
+    /// deleted pin has nothing to search for. The user's own photos do not fill it: the
+    /// others' still come around them.
+    var wasFilled: Bool { pin == nil || pin?.albumPage != nil || cells.contains { !$0.photo.isYours } }
 
     /// The same rows with one photo as just written (for a loader that does not observe them).
     func replacing(_ photo: Photo) -> AlbumRows {

@@ -52,8 +52,12 @@ final class PhotoCell {
             if isUnreadable { return showUnreadable() }
             // The loading icon stays until the picture is decoded: no blank cell between, and no
             // frame spent drawing one just before the picture's.
-            // Translators: a grid cell's name for screen readers; %3$@ is the photo's title.
-            show(loading: !hasPicture, failed: false, label: String(format: tr("Photo %1$@ of %2$@: %3$@"), number, count, title))
+            let label = photo.isYours
+                // Translators: a grid cell's name for screen readers, for the user's own photo.
+                ? String(format: tr("Your photo, %1$@ of %2$@: %3$@"), number, count, title)
+                // Translators: a grid cell's name for screen readers; %3$@ is the photo's title.
+                : String(format: tr("Photo %1$@ of %2$@: %3$@"), number, count, title)
+            show(loading: !hasPicture, failed: false, label: label)
         case .failed:
             let label = if let why = photo.failure {
                 // Translators: a grid cell's name for screen readers; %3$@ is why the download failed.
@@ -64,7 +68,14 @@ final class PhotoCell {
             show(loading: false, failed: true, label: label)
         }
         root.tooltip = cell.isFailed ? photo.failure : nil
+        // The user's own photos are framed in the accent colour (a class, not a widget: cells stay small).
+        if photo.isYours != isYours {
+            isYours = photo.isYours
+            if isYours { root.addCSSClass("yours") } else { root.removeCSSClass("yours") }
+        }
     }
+
+    private var isYours = false
 
     private var position = (index: 0, total: 0)
     /// The bound photo's file could not be decoded (unsupported or damaged).

@@ -17,6 +17,12 @@ final class MapPage {
     private let title = WindowTitle(title: "Virtual Tourist")
     private var layout: BreakpointBin!
     private let banner: Revealer
+    private let placingBanner = PlacingBanner()
+    /// While set, the next place the user picks (a click or tap, press and hold, the context
+    /// menu, Ctrl+D for the centre) goes here instead of becoming an empty pin.
+    private var placing: (chosen: (Coordinate) -> Void, cancelled: () -> Void)?
+    /// Where the primary button went down, to tell a click from a drag.
+    private var clickStart: (x: Double, y: Double)?
     private let pins: PinLayer
     private let viewportSaver = Debouncer(milliseconds: 400)
     private var contextMenu: Popover?
@@ -72,6 +78,8 @@ final class MapPage {
 
         let overlay = Overlay(child: map)
         overlay.addOverlay(banner)
+        overlay.addOverlay(placingBanner.root)
+        placingBanner.onCancel = { [unowned self] in self.cancelPicking() }
         overlay.addOverlay(placeSearch.results)
         let content = ToolbarView(content: overlay)
         content.addTopBar(header)
@@ -170,6 +178,11 @@ final class MapPage {
     /// Drops a pin and saves it at once; a pin that cannot be saved is not shown, and the user is
     /// told why.
     func dropPin(latitude: Double, longitude: Double) {
+        if let placing {
+            self.placing = nil
+            placingBanner.hide()
+            return placing.chosen(Coordinate(latitude: latitude, longitude: longitude))
+        }
         do {
             try pinList.add(latitude: latitude, longitude: longitude)
             dismissIntroduction()
@@ -216,6 +229,26 @@ final class MapPage {
         dropPin(latitude: map.latitude, longitude: map.longitude)
     }
 
+    // MARK: A place for a photo
+
+    /// Asks the user where the photo `name` was taken: the next place picked on the map.
+    func pickPlace(forPhoto name: String, chosen: @escaping (Coordinate) -> Void, cancelled: @escaping () -> Void) {
+        isEditing = false
+        placing = (chosen, cancelled)
+        placingBanner.show(photoName: name)
+        focusMap()
+    }
+
+    /// Esc or Cancel while a photo waits for its place; false when none does.
+    @discardableResult
+    func cancelPicking() -> Bool {
+        guard let placing else { return false }
+        self.placing = nil
+        placingBanner.hide()
+        placing.cancelled()
+        return true
+    }
+
     private func editingChanged() {
         let editing = isEditing
         editButton.label = editing ? tr("Done") : tr("Edit")
@@ -237,6 +270,17 @@ final class MapPage {
             self.dropPin(latitude: location.latitude, longitude: location.longitude)
         }
         mapWidget.addController(longPress)
+        // A click or tap puts a photo that waits for its place (a drag pans, as ever).
+        let primary = ClickGesture(button: 1)
+        primary.onPressed { [unowned self] _, x, y in self.clickStart = (x, y) }
+        primary.onReleased { [unowned self] _, x, y in
+            defer { self.clickStart = nil }
+            guard self.placing != nil, let start = self.clickStart, abs(start.x - x) < 8, abs(start.y - y) < 8,
+                  !self.map.hasMarker(atX: x, y: y) else { return }
+            let location = self.map.location(x: x, y: y)
+            self.dropPin(latitude: location.latitude, longitude: location.longitude)
+        }
+        mapWidget.addController(primary)
         // Press and hold is not reachable without a pointer held still: a context menu too.
         let secondary = ClickGesture(button: 3)
         secondary.onPressed { [unowned self] _, x, y in self.showContextMenu(x: x, y: y) }

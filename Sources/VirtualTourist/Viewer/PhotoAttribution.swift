@@ -57,7 +57,10 @@ final class PhotoAttribution {
         let name = photo.title.isEmpty ? tr("Untitled") : photo.title
         titleLabel.text = name
         titleLabel.tooltip = name.count > 80 ? String(name.prefix(500)) : nil
-        creditLabel.text = Self.credit(author: photo.author, license: photo.license)
+        creditLabel.text = photo.isYours
+            // Translators: the viewer's credit line for the user's own photo.
+            ? tr("Your photo · kept on this computer only")
+            : Self.credit(author: photo.author, license: photo.license)
         // Only web pages: a stored link of another scheme is never handed to the desktop.
         if let page = photo.pageURL, let scheme = URL(string: page)?.scheme?.lowercased(),
            scheme == "https" || scheme == "http" {

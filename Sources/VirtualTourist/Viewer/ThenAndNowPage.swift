@@ -12,11 +12,13 @@ final class ThenAndNowPage {
     private var loads: [Task<Void, Never>] = []
     private static var serial = 0
 
-    /// The oldest and the newest of `photos` by date taken, when two of them have different dates.
+    /// The oldest and the newest of `photos` by date taken, when two of them have different
+    /// dates; the user's own newest photo is "Now" when the album has one, beside the place's oldest.
     static func pair(in photos: [Photo]) -> (then: Photo, now: Photo)? {
         let dated = photos.filter { $0.taken != nil }
-        guard let then = dated.min(by: { $0.taken! < $1.taken! }),
-              let now = dated.max(by: { $0.taken! < $1.taken! }), then.taken! < now.taken! else { return nil }
+        let yours = dated.filter(\.isYours)
+        guard let now = (yours.isEmpty ? dated : yours).max(by: { $0.taken! < $1.taken! }),
+              let then = dated.min(by: { $0.taken! < $1.taken! }), then.taken! < now.taken! else { return nil }
         return (then, now)
     }
 

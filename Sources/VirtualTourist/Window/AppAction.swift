@@ -12,6 +12,8 @@ enum AppAction: String, CaseIterable {
     case places
     case importPlaces = "import-places"
     case exportPlaces = "export-places"
+    /// The user's own photos, put on the map where they were taken.
+    case addPhotos = "add-photos"
     case back
     case undo
     case exportAlbum = "export-album"
@@ -38,7 +40,7 @@ enum AppAction: String, CaseIterable {
         switch self {
         // My Places too, so scripts (and the touch tests) can open it: `gapplication action`.
         case .quit, .preferences, .about, .openPin, .places: .app
-        case .back, .close, .undo, .search, .showHelp, .importPlaces, .exportPlaces: .win
+        case .back, .close, .undo, .search, .showHelp, .importPlaces, .exportPlaces, .addPhotos: .win
         case .exportAlbum, .renamePlace, .photoMap: .album
         }
     }
@@ -57,6 +59,7 @@ enum AppAction: String, CaseIterable {
         case .search: ["<Control>f"]
         case .places: ["<Control>l"]
         case .importPlaces: ["<Control>o"]
+        case .addPhotos: ["<Shift><Control>o"]
         case .renamePlace: ["F2"]
         case .photoMap: ["<Control>m"]
         // GTK only sets this itself for a help overlay loaded from the app's resources.
@@ -76,6 +79,7 @@ enum AppAction: String, CaseIterable {
         case .search: [line(.map, tr("Find a place"))]
         case .places: [line(.map, tr("My Places"))]
         case .importPlaces: [line(.map, tr("Import places from a file"))]
+        case .addPhotos: [line(.map, tr("Add your own photos"))]
         // Esc on the map: the search first, then edit mode (see `MainWindow.goBack`).
         case .back: [line(.map, tr("Leave edit mode"), ["Escape"]), line(.album, tr("Go back"))]
         case .undo: [line(.general, tr("Undo the last removal"))]
@@ -93,12 +97,14 @@ enum AppAction: String, CaseIterable {
     /// My Places' menu.
     static var placesMenu: [(label: String, action: String)] {
         [(tr("_Import Places…"), importPlaces.detailedName),
-         (tr("_Export Places…"), exportPlaces.detailedName)]
+         (tr("_Export Places…"), exportPlaces.detailedName),
+         (tr("Add Your _Photos…"), addPhotos.detailedName)]
     }
 
     /// The main menu's items, in order (with mnemonics).
     static var menu: [(label: String, action: String)] {
         [(tr("_My Places"), places.detailedName),
+         (tr("Add Your _Photos…"), addPhotos.detailedName),
          (tr("_Preferences"), preferences.detailedName),
          (tr("_Keyboard Shortcuts"), showHelp.detailedName),
          (tr("_About Virtual Tourist"), about.detailedName)]

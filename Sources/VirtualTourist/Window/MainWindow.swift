@@ -14,6 +14,7 @@ final class MainWindow {
     private var keyControllers: [EventController] = []
     private let undoToasts: UndoToasts
     private let transfer: PlacesTransfer
+    private let yourPhotos: YourPhotosArrival
     private let fileDrop = FileDropTarget()
     private var preferences: SettingsDialog?
     /// The one "Drop Pin Here" offer, for the place last chosen.
@@ -44,8 +45,15 @@ final class MainWindow {
                                       undoToasts: undoToasts, toasts: toasts)
         transfer = PlacesTransfer(window: window, pins: services.pins, toasts: toasts, undoToasts: undoToasts,
                                   follower: services.follower)
-        // A places file dropped anywhere on the window is imported.
-        fileDrop.onDrop { [unowned self] urls in self.transfer.dropped(urls) }
+        yourPhotos = YourPhotosArrival(window: window, pins: services.pins, toasts: toasts, undoToasts: undoToasts,
+                                       navigation: navigation)
+        // Photos dropped anywhere on the window go on the map; a places file is imported.
+        fileDrop.onDrop { [unowned self] urls in
+            let photos = urls.filter(YourPhotosArrival.isPhoto)
+            guard !photos.isEmpty else { return self.transfer.dropped(urls) }
+            Task { await self.yourPhotos.add(photos) }
+            return true
+        }
         toasts.overlay.addController(fileDrop)
         wireMapPage()
         addActions()
@@ -116,6 +124,7 @@ final class MainWindow {
             .undo: { [unowned self] in self.undoToasts.undoLatest() },
             .importPlaces: { [unowned self] in self.transfer.chooseFileToImport() },
             .exportPlaces: { [unowned self] in self.transfer.chooseFileToExport() },
+            .addPhotos: { [unowned self] in self.yourPhotos.choose() },
             .search: { [unowned self] in
                 self.navigation.showMap()
                 self.mapPage.placeSearch.begin()

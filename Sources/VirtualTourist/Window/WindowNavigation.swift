@@ -263,7 +263,7 @@ final class WindowNavigation {
     func goBack() {
         if albumPage != nil || placesPage != nil {
             view.pop()
-        } else if mapPage.placeSearch.escape() {
+        } else if mapPage.placeSearch.escape() || mapPage.cancelPicking() {
             return
         } else if mapPage.isEditing {
             mapPage.isEditing = false
