@@ -12,6 +12,7 @@
 #   geocoder  Place.decodeNominatim (place search answers)
 #   wikipedia NearbyArticles.decode (Wikipedia's articles near a pin)
 #   places    PlaceFile.read (GPX, KML, KMZ and GeoJSON files), and what it reads written back
+#   photos    YourPhoto.facts: the user's own photo's metadata, read by gexiv2 over exiv2
 #
 # Each target is one `swiftc -sanitize=fuzzer,address` compile of the model's parser files
 # (they need neither GRDB nor GTK) plus the target's file, so no SwiftPM build is involved.
@@ -33,16 +34,22 @@ swiftc=$(command -v swiftc || true)
 # the modules below the model, built first as modules of their own: Translation (gettext, from
 # the CIntl module map), ImageSniffing and PlaceFiles (over libxml2 and libarchive, which are
 # linked, not instrumented: the fuzzer follows the Swift around them).
-bases=(Translation ImageSniffing PlaceFiles)
-c_modules=(-I Sources/CIntl -I Sources/CLibXML2 -I Sources/CArchive -Xcc -I/usr/include/libxml2)
+# PhotoMetadata too, over gexiv2 and exiv2 (C++, also linked uninstrumented: a crash inside
+# exiv2 on a hostile photo is still a finding).
+bases=(Translation ImageSniffing PlaceFiles PhotoMetadata)
+gexiv2_cflags=()
+for flag in $(pkg-config --cflags gexiv2); do gexiv2_cflags+=(-Xcc "$flag"); done
+c_modules=(-I Sources/CIntl -I Sources/CLibXML2 -I Sources/CArchive -I Sources/CGExiv2 -Xcc -I/usr/include/libxml2
+           "${gexiv2_cflags[@]}")
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
          Settings Place Geocoder RequestPacer Connectivity Localization TakenDate
-         WikimediaThumbnails FlickrSizes RequestBudget HostPauses PlaceNamesServer NearbyArticles RelativePlace)
+         WikimediaThumbnails FlickrSizes RequestBudget HostPauses PlaceNamesServer NearbyArticles RelativePlace
+         YourPhoto)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
                     [geocoder]=PlaceDecoder [dates]=DateParser [wikipedia]=WikipediaDecoder
-                    [places]=PlacesFileReader)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia places})
+                    [places]=PlacesFileReader [photos]=PhotoMetadataReader)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia places photos})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs" "$out/modules"
@@ -63,7 +70,7 @@ build() {
     # lld: gold warns about every ASan symbol it cannot export.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
         -module-name TouristFuzz "${c_modules[@]}" -I "$out/modules" "${model_files[@]}" "${base_objects[@]}" \
-        "Tests/Fuzz/${sources[$name]}.swift" -lxml2 -larchive -o "$out/bin/$name"
+        "Tests/Fuzz/${sources[$name]}.swift" -lxml2 -larchive $(pkg-config --libs gexiv2) -o "$out/bin/$name"
 }
 
 total_runs=0
@@ -76,7 +83,7 @@ for name in "${targets[@]}"; do
     mkdir -p "$out/corpus/$name" "$out/findings/$name"
     before=$(find "$out/findings/$name" -type f | wc -l)
     case $name in
-        image) dict=() ;;
+        image|photos) dict=() ;;
         url) dict=(-dict=Tests/Fuzz/url.dict) ;;
         places) dict=(-dict=Tests/Fuzz/places.dict) ;;
         *) dict=(-dict=Tests/Fuzz/json.dict) ;;
