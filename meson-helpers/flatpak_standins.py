@@ -1,9 +1,10 @@
 """STAND-INS for the runtimes the manifest builds on, since none can be downloaded on the
 development and CI machines, in a private installation (flatpak_env.USER_DIR):
 - org.gnome.Sdk at the manifest's runtime-version, made from this system's /usr (the newest
-  root's): GTK, libadwaita, libsoup, SQLite, GLib, gdk-pixbuf, … as the GNOME SDK has them, but
-  WITHOUT what the GNOME SDK lacks (libshumate, protobuf-c), so a module the manifest forgot
-  fails here as it would on Flathub;
+  root's): GTK, libadwaita, libsoup, SQLite, GLib, gdk-pixbuf, cmake, … as the GNOME SDK has
+  them, but WITHOUT what the GNOME SDK lacks (libshumate, protobuf-c, exiv2, gexiv2), so a module
+  the manifest forgot fails here as it would on Flathub, and the app cannot link the stand-in's
+  copy instead of the module's (checked after assembling: FORBIDDEN_IN_SDK);
 - org.gnome.Platform: only what the app's libraries need at run time (the Debian packages they
   depend on), not the compilers, and no GL drivers (a real Platform gets those from its GL
   extension); small, so that a user's install of it over HTTP is quick;
@@ -13,6 +14,7 @@ them, so the same repository is the builds' source and, served over HTTP, the st
 that Tests/Flatpak/test_publish.py installs the Platform from."""
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import os
 import shutil
@@ -27,19 +29,31 @@ STANDIN_GNUPG = STATE / "standins-gnupg"
 STANDIN_KEY = STATE / "standins.gpg"       # the public key, as a Flathub user's remote has it
 # The freedesktop base of each GNOME runtime: the branch of the SDK extensions it takes.
 FREEDESKTOP_BASE = {"48": "24.08", "49": "25.08", "50": "25.08"}
-# Debian packages whose files the stand-ins leave out: what the GNOME SDK does not carry.
-NOT_IN_GNOME_SDK = ("libshumate*", "gir1.2-shumate*", "libprotobuf-c*", "protobuf-c-compiler")
+# Debian packages whose files the stand-ins leave out: what the GNOME SDK does not carry, and
+# the manifest builds as modules. (The dev roots have them: the app's own build links them.)
+NOT_IN_GNOME_SDK = ("libshumate*", "gir1.2-shumate*", "libprotobuf-c*", "protobuf-c-compiler",
+                    "libexiv2*", "exiv2", "libgexiv2*", "gir1.2-gexiv2*")
+# File names the assembled SDK must not have, whoever installed them (a package the list above
+# missed, a copy under /usr/local): a build would link them instead of the manifest's module.
+FORBIDDEN_IN_SDK = ("libshumate-*.so*", "shumate-*.pc", "libprotobuf-c.so*", "libprotobuf-c.pc",
+                    "libexiv2.so*", "exiv2.pc", "exiv2Config.cmake", "libgexiv2.so*", "gexiv2*.pc")
+FORBIDDEN_FOLDERS_IN_SDK = ("include/shumate-*", "include/protobuf-c", "include/exiv2", "include/gexiv2*")   # and below
 # What the Platform carries: the libraries the app and its bundled modules link (json-glib for
-# libshumate; libarchive, with libxml2, for places files) and what GTK reads at run time, with the packages they depend on; less the GL
-# drivers (org.freedesktop.Platform.GL.* on a real system).
+# libshumate; libarchive, with libxml2, for places files; expat, zlib and libstdc++ for exiv2)
+# and what GTK reads at run time, with the packages they depend on; less the GL drivers
+# (org.freedesktop.Platform.GL.* on a real system).
 PLATFORM_PACKAGES = ("libgtk-4-1", "libadwaita-1-0", "libsoup-3.0-0", "libsecret-1-0", "libsqlite3-0",
-                     "libjson-glib-1.0-0", "libarchive13t64", "glib-networking", "libgdk-pixbuf-2.0-0",
+                     "libjson-glib-1.0-0", "libarchive13t64", "libexpat1", "zlib1g", "libstdc++6",
+                     "glib-networking", "libgdk-pixbuf-2.0-0",
                      "librsvg2-common",
                      "shared-mime-info", "adwaita-icon-theme", "hicolor-icon-theme", "fonts-cantarell", "fontconfig",
                      "libc-bin", "dash")
-# What the manifest's modules are built with (and the stand-ins' stamp follows).
+# What the manifest's modules are built with, as the GNOME SDK has it (cmake, expat and zlib for
+# exiv2); the stand-ins' stamp follows their versions, and ensure_standins installs the missing
+# ones into this system first (the SDK is made of its /usr).
 SDK_PACKAGES = ("libgtk-4-dev", "libadwaita-1-dev", "libsoup-3.0-dev", "libsecret-1-dev", "libsqlite3-dev",
-                "libxml2-dev", "libarchive-dev", "libjson-glib-dev", "gcc", "g++", "make", "meson", "ninja-build", "pkg-config", "gettext",
+                "libxml2-dev", "libarchive-dev", "libjson-glib-dev", "libexpat1-dev", "zlib1g-dev",
+                "gcc", "g++", "make", "cmake", "meson", "ninja-build", "pkg-config", "gettext",
                 "appstream", "desktop-file-utils", "gperf", "patch", "xz-utils", "git", "python3")
 NOT_IN_GNOME_PLATFORM = ("libgl1-mesa-dri", "mesa-libgallium", "mesa-vulkan-drivers", "libllvm*", "libz3-*")
 # Parts of /usr no runtime needs (documentation, the browser the touch tests drive).
@@ -49,7 +63,7 @@ SWIFT_EXCLUDES = ("bin/lldb*", "bin/clangd", "bin/sourcekit-lsp", "bin/docc", "b
                   "lib/liblldb*", "lib/libsourcekitdInProc.so", "lib/libSwiftSourceKitPlugin.so",
                   "lib/python3*", "share/docc", "share/doc")
 # Bump when the stand-ins' recipe changes, so a cached set is rebuilt.
-RECIPE = "3"
+RECIPE = "4"
 
 
 # ---------------------------------------------------------------- Debian's packages
@@ -62,6 +76,16 @@ def installed(patterns: tuple[str, ...]) -> set[str]:
                                 capture_output=True, text=True).stdout
         names.update(line.split()[0] for line in listed.splitlines() if line.endswith(" installed"))
     return names
+
+
+def ensure_installed(names: tuple[str, ...]) -> None:
+    """Installs those of `names` this system lacks: the SDK is made of its /usr."""
+    missing = [name for name in names if not installed((name,))]
+    if missing:
+        say(f"installing what the stand-in SDK needs of the GNOME SDK: {' '.join(missing)}")
+        apt = ["env", "DEBIAN_FRONTEND=noninteractive", "apt-get"]
+        run(*apt, "update", "-qq")
+        run(*apt, "install", "-y", "-qq", "--no-install-recommends", *missing)
 
 
 def files_of(names: set[str]) -> set[str]:
@@ -157,6 +181,22 @@ def assemble_sdk(tree: Path) -> None:
         lib64.symlink_to("lib")
     # The extension point the swift6 extension is mounted on.
     (files / "lib" / "sdk").mkdir(exist_ok=True)
+    check_absent(files)
+
+
+def check_absent(files: Path) -> None:
+    """Fails if a stand-in has a library, .pc file or header of what the manifest builds. (The
+    folders of the packages left out stay, empty: rsync leaves out their files.)"""
+    found = []
+    for folder, dirs, names in os.walk(files):
+        relative = os.path.relpath(folder, files)
+        if any(fnmatch.fnmatch(relative, p) or fnmatch.fnmatch(relative, p + "/*") for p in FORBIDDEN_FOLDERS_IN_SDK):
+            found += [os.path.join(relative, n) for n in names]
+        found += [os.path.join(relative, n) for n in names
+                  if any(fnmatch.fnmatch(n, p) for p in FORBIDDEN_IN_SDK)]
+    if found:
+        raise SystemExit(f"the stand-in in {files.parent.name} carries what the GNOME SDK lacks and the manifest builds as a "
+                         "module; a build would link it instead: " + ", ".join(sorted(set(found))[:20]))
 
 
 def assemble_platform(tree: Path, sdk: Path) -> None:
@@ -179,6 +219,7 @@ def assemble_platform(tree: Path, sdk: Path) -> None:
             os.link(origin, target)
     run("cp", "-al", str(source / "etc"), str(files / "etc"))
     (files / "lib64").symlink_to("lib")
+    check_absent(files)
     say(f"  the Platform carries {len(packages)} packages, {sum(1 for _ in files.rglob('*'))} files")
 
 
@@ -212,8 +253,8 @@ def make_key(homedir: Path, user_id: str) -> str:
 def recipe_stamp(runtime_version: str) -> str:
     digest = hashlib.sha256()
     digest.update(RECIPE.encode() + runtime_version.encode() + arch().encode())
-    digest.update(repr((NOT_IN_GNOME_SDK, SDK_PACKAGES, PLATFORM_PACKAGES, NOT_IN_GNOME_PLATFORM, USR_EXCLUDES,
-                        SWIFT_EXCLUDES)).encode())
+    digest.update(repr((NOT_IN_GNOME_SDK, FORBIDDEN_IN_SDK, FORBIDDEN_FOLDERS_IN_SDK, SDK_PACKAGES,
+                        PLATFORM_PACKAGES, NOT_IN_GNOME_PLATFORM, USR_EXCLUDES, SWIFT_EXCLUDES)).encode())
     # The versions of what the build and the app use, not of every package: a debugger installed
     # in the root since does not make the stand-ins stale.
     packages = installed_packages()
@@ -230,6 +271,7 @@ def ensure_standins(runtime_version: str) -> None:
     stamp_file = STATE / "standins.stamp"
     if os.environ.get("VT_FLATPAK_STANDINS_READY") == "1" and stamp_file.exists():
         return   # a test run uses the stand-ins its check made or found current, whatever changed since
+    ensure_installed(SDK_PACKAGES)
     stamp = recipe_stamp(runtime_version)
     if stamp_file.exists() and stamp_file.read_text() == stamp:
         say("stand-in runtimes are current (cached)")

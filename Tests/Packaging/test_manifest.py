@@ -160,6 +160,67 @@ def test_protobuf_c_is_built_before_a_libshumate_that_requires_it(manifest):
     assert config_option(shumate, "vector_renderer") is None, "the option does nothing from 1.6"
 
 
+EXIV2_UPSTREAM = re.compile(r"^https://github\.com/Exiv2/exiv2/archive/refs/tags/v(\d+\.\d+\.\d+)\.tar\.gz$")
+GEXIV2_UPSTREAM = re.compile(r"^https://download\.gnome\.org/sources/gexiv2/0\.14/gexiv2-0\.14\.\d+\.tar\.xz$")
+
+
+def module_named(manifest: dict, name: str) -> dict:
+    names = [m["name"] for m in manifest["modules"]]
+    assert name in names, f"no {name} module"
+    return manifest["modules"][names.index(name)]
+
+
+def test_exiv2_and_gexiv2_are_built_before_the_app(manifest):
+    """The app links gexiv2 0.14 (pkg-config `gexiv2`) over exiv2 0.28; the GNOME runtime has
+    neither, so the manifest builds both, as other photo apps' manifests do."""
+    names = [m["name"] for m in manifest["modules"]]
+    assert names.index("exiv2") < names.index("gexiv2") < names.index("virtual-tourist")
+
+
+def test_exiv2_builds_only_the_shared_library(manifest):
+    exiv2 = module_named(manifest, "exiv2")
+    assert exiv2["buildsystem"] == "cmake-ninja" and exiv2.get("builddir") is True
+    # inih and brotli are not in the GNOME SDK; curl would be a network reader in a metadata
+    # library; XMP uses expat, which the SDK has; BMFF is HEIF and AVIF.
+    for name, value in [("BUILD_SHARED_LIBS", "ON"), ("CMAKE_INSTALL_LIBDIR", "lib"),
+                        ("EXIV2_ENABLE_XMP", "ON"), ("EXIV2_ENABLE_BMFF", "ON"),
+                        ("EXIV2_ENABLE_INIH", "OFF"), ("EXIV2_ENABLE_BROTLI", "OFF"),
+                        ("EXIV2_ENABLE_NLS", "OFF"), ("EXIV2_ENABLE_WEBREADY", "OFF"),
+                        ("EXIV2_ENABLE_CURL", "OFF"), ("EXIV2_BUILD_SAMPLES", "OFF"),
+                        ("EXIV2_BUILD_UNIT_TESTS", "OFF"), ("EXIV2_BUILD_DOC", "OFF")]:
+        assert config_option(exiv2, name) == value, name
+    # (exiv2 installs its command's man page even without the command.)
+    for path in ("/include", "/lib/cmake", "/lib/pkgconfig", "/bin", "/share/man", "*.a"):
+        assert path in exiv2.get("cleanup", []), path
+
+
+def test_exiv2_comes_from_upstreams_release_in_the_committed_manifest(manifest):
+    """What Flathub and users build: upstream's tarball. Debian's repacked one stands in for it
+    only in the local offline build (meson-helpers/flatpak_sources.py, DEBIAN_REPACKS)."""
+    sources = module_named(manifest, "exiv2")["sources"]
+    assert len(sources) == 1 and sources[0]["type"] == "archive"
+    match = EXIV2_UPSTREAM.match(sources[0]["url"])
+    assert match, sources[0]["url"]
+    assert match.group(1).startswith("0.28."), "gexiv2 0.14 is built against exiv2 0.28"
+    assert SHA256.match(sources[0]["sha256"])
+    for module in all_modules(manifest["modules"]):
+        for source in module.get("sources", []):
+            assert "debian" not in source.get("url", ""), f"{module['name']}: a local build's location was committed"
+
+
+def test_gexiv2_is_the_0_14_api_without_optional_parts(manifest):
+    gexiv2 = module_named(manifest, "gexiv2")
+    assert gexiv2["buildsystem"] == "meson"
+    # Introspection, vapigen and PyGObject are not needed by the app; tests and tools not built.
+    for name in ("introspection", "vapi", "python3", "tests", "tools"):
+        assert config_option(gexiv2, name) == "false", name
+    sources = gexiv2["sources"]
+    assert len(sources) == 1 and GEXIV2_UPSTREAM.match(sources[0]["url"]), sources[0]["url"]
+    assert SHA256.match(sources[0]["sha256"])
+    for path in ("/include", "/lib/pkgconfig"):
+        assert path in gexiv2.get("cleanup", []), path
+
+
 # GNOME runtimes supported on 2026-11-25 (GNOME 49 reached its end of life with GNOME 51's
 # release), and the freedesktop base whose swift6 extension branch each needs.
 SUPPORTED_RUNTIMES = {"50": "25.08"}
