@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Translation
 
 /// Download state of one album photo.
 public enum PhotoState: String, Codable, Sendable {
@@ -33,6 +34,8 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
     public var longitude: Double?
     /// When the photo was taken, when its source said.
     public var taken: TakenDate?
+    /// A 360° picture (Panoramax), shown flat: the album and the viewer say so.
+    public var isPanorama: Bool
     public var state: PhotoState
     /// Why the download failed, for the user (only while `state` is failed).
     public var failure: String?
@@ -41,7 +44,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
                 remoteURL: String, largeURL: String? = nil, pageURL: String? = nil, fileName: String? = nil,
                 title: String = "", author: String = "", license: String = "",
                 width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil, taken: TakenDate? = nil,
-                state: PhotoState = .pending, failure: String? = nil) {
+                isPanorama: Bool = false, state: PhotoState = .pending, failure: String? = nil) {
         self.id = id
         self.pinId = pinId
         self.position = position
@@ -59,6 +62,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         self.latitude = coordinate?.latitude
         self.longitude = coordinate?.longitude
         self.taken = taken
+        self.isPanorama = isPanorama
         self.state = state
         self.failure = failure
     }
@@ -74,6 +78,7 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         case pageURL = "page_url"
         case fileName = "file_name"
         case title, author, license, width, height, latitude, longitude, taken, state, failure
+        case isPanorama = "panorama"
     }
 
     public static let databaseTableName = "photo"
@@ -83,6 +88,14 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         guard let latitude, let longitude else { return nil }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         return coordinate.isValid ? coordinate : nil
+    }
+
+    /// The photo's name wherever it is shown: its own title, else what it is (Panoramax's
+    /// pictures have no title; a 360° one says it is shown flat).
+    public var shownTitle: String {
+        if !title.isEmpty { return title }
+        if isPanorama { return tr("360° picture, shown flat") }
+        return source == PhotoSourceID.panoramax.rawValue ? tr("Street-level picture") : tr("Untitled")
     }
 
     /// One of the user's own photos: first in its album, kept by New Collection, never downloaded.
@@ -114,6 +127,7 @@ extension Photo {
         container[CodingKeys.latitude.rawValue] = latitude
         container[CodingKeys.longitude.rawValue] = longitude
         container[CodingKeys.taken.rawValue] = taken?.text
+        container[CodingKeys.isPanorama.rawValue] = isPanorama
         container[CodingKeys.state.rawValue] = state.rawValue
         container[CodingKeys.failure.rawValue] = failure
     }
@@ -126,13 +140,13 @@ extension Photo {
     static func insertNew(_ photo: inout Photo, _ db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO photo (pin_id, position, source, source_id, remote_url, large_url, page_url, file_name,
-                               title, author, license, width, height, latitude, longitude, taken, state, failure)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                               title, author, license, width, height, latitude, longitude, taken, panorama, state, failure)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         try statement.execute(arguments: [
             photo.pinId, photo.position, photo.source, photo.sourceId, photo.remoteURL, photo.largeURL,
             photo.pageURL, photo.fileName, photo.title, photo.author, photo.license, photo.width, photo.height,
-            photo.latitude, photo.longitude, photo.taken?.text, photo.state.rawValue, photo.failure,
+            photo.latitude, photo.longitude, photo.taken?.text, photo.isPanorama, photo.state.rawValue, photo.failure,
         ])
         photo.id = db.lastInsertedRowID
     }

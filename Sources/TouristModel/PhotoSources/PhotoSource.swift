@@ -27,10 +27,13 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
     public var coordinate: Coordinate?
     /// When the photo was taken, when the source says (Commons' DateTimeOriginal, Flickr's date_taken).
     public var taken: TakenDate?
+    /// A 360° picture (Panoramax's equirectangular ones), shown flat.
+    public var isPanorama: Bool
 
     public init(sourceId: String, imageURL: URL, thumbnailURL: URL? = nil, largeURL: URL? = nil, title: String = "",
                 author: String = "", license: String = "", pageURL: URL? = nil,
-                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil, taken: TakenDate? = nil) {
+                width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil, taken: TakenDate? = nil,
+                isPanorama: Bool = false) {
         self.sourceId = sourceId
         self.imageURL = imageURL
         self.thumbnailURL = thumbnailURL
@@ -43,6 +46,7 @@ public struct RemotePhoto: Sendable, Hashable, Codable {
         self.height = height
         self.coordinate = coordinate.flatMap { $0.isValid ? $0 : nil }
         self.taken = taken
+        self.isPanorama = isPanorama
     }
 }
 
@@ -179,13 +183,14 @@ public enum PhotoSourceError: Error, Equatable, Sendable, LocalizedError {
 /// A searchable photo service.
 /// Which service an album came from; the raw value is what the store records.
 public enum PhotoSourceID: String, Sendable, CaseIterable {
-    case flickr, commons
+    case flickr, commons, panoramax
 
     /// Who runs its hosts, as a message that a host asks the app to slow down names it.
     public var organisation: String {
         switch self {
         case .flickr: "Flickr"
         case .commons: "Wikimedia"
+        case .panoramax: "Panoramax"
         }
     }
 }

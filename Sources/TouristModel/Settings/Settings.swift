@@ -5,8 +5,8 @@ import Foundation
 /// range (also when set in code), so the app can convert them (e.g. to Int32) without trapping.
 public struct Settings: Codable, Equatable, Sendable {
     public enum SourceChoice: String, Codable, Sendable, CaseIterable {
-        /// Flickr when a key exists, else Wikimedia Commons.
-        case automatic, commons, flickr
+        /// Flickr when a key exists, else Wikimedia Commons. Panoramax: street-level pictures.
+        case automatic, commons, flickr, panoramax
     }
 
     public static let photosPerAlbumRange = 1...250
@@ -117,6 +117,7 @@ public struct Settings: Codable, Equatable, Sendable {
         case .automatic: return key.map { (.flickr, $0) } ?? (.commons, nil)
         case .flickr: return (.flickr, key)
         case .commons: return (.commons, nil)
+        case .panoramax: return (.panoramax, nil)
         }
     }
 

@@ -103,6 +103,7 @@ extension Photo {
                 values.double(columns.longitude.rawValue).map { Coordinate(latitude: latitude, longitude: $0) }
             }.flatMap { $0.isValid ? $0 : nil },
             taken: values.text(columns.taken.rawValue).flatMap(TakenDate.init(text:)),
+            isPanorama: values.int(columns.isPanorama.rawValue, in: 0...1) == 1,
             // Unknown text (a newer version's state, damage): fetch it again.
             state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending,
             failure: values.text(columns.failure.rawValue).map { String($0.prefix(Photo.maxFailureLength)) })

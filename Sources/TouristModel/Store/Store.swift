@@ -293,7 +293,7 @@ public final class Store: Sendable {
                     pageURL: item.pageURL?.absoluteString,
                     fileName: nil, title: item.title, author: item.author, license: item.license,
                     width: item.width, height: item.height, coordinate: item.coordinate, taken: item.taken,
-                    state: .pending)
+                    isPanorama: item.isPanorama, state: .pending)
                 try Photo.insertNew(&photo, db)
                 inserted.append(photo)
             }

@@ -117,6 +117,12 @@ enum StoreMigrations {
                 t.add(column: "articles_language", .text)
             }
         }
+        migrator.registerMigration("v11: 360° pictures") { db in
+            // Panoramax's 360° pictures, shown flat: the album says so.
+            try db.alter(table: "photo") { t in
+                t.add(column: "panorama", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 

@@ -181,7 +181,7 @@ final class AlbumMap {
 
     /// "Photo: Place 3", "Photo: Place 3, and 2 more here".
     static func name(of mark: PhotoMarks.Mark) -> String {
-        let title = mark.photo.title.isEmpty ? tr("Untitled") : mark.photo.title
+        let title = mark.photo.shownTitle
         guard mark.count > 1 else {
             // Translators: a photo's mark on the album's map; %@ is its title.
             return String(format: tr("Photo: %@"), title)

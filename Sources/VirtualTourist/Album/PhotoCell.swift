@@ -41,7 +41,7 @@ final class PhotoCell {
         if photoID != photo.id { unbind() }
         photoID = photo.id
         position = (index, total)
-        let title = photo.title.isEmpty ? tr("Untitled") : photo.title
+        let title = photo.shownTitle
         let (number, count) = (Localization.count(index + 1), Localization.count(total))
         isPlaceholder = if case .placeholder = cell { true } else { false }
         switch cell {

@@ -54,7 +54,7 @@ final class PhotoAttribution {
         case (nil, nil): break
         }
         placeLabel.isVisible = place != nil || date != nil
-        let name = photo.title.isEmpty ? tr("Untitled") : photo.title
+        let name = photo.shownTitle
         titleLabel.text = name
         titleLabel.tooltip = name.count > 80 ? String(name.prefix(500)) : nil
         creditLabel.text = photo.isYours

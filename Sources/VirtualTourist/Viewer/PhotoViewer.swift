@@ -73,7 +73,7 @@ final class PhotoViewer {
         let layout = BreakpointBin(child: content, minimumWidth: 300, minimumHeight: 200)
         header.adapt(to: layout)
         Self.serial += 1
-        page = NavigationPage(child: layout, title: photo.title.isEmpty ? tr("Untitled") : photo.title,
+        page = NavigationPage(child: layout, title: photo.shownTitle,
                               tag: "photo-\(Self.serial)")
         page.insertActionGroup("viewer", header.actions)
         pictures = ViewerPictures(image: image, page: page, album: album, large: services.large,
@@ -153,7 +153,7 @@ final class PhotoViewer {
 
     private func show(_ photo: Photo) {
         current = photo
-        let name = photo.title.isEmpty ? tr("Untitled") : photo.title
+        let name = photo.shownTitle
         page.title = name
         header.title.title = name
         let photos = album.photos()

@@ -55,7 +55,7 @@ final class ThenAndNowPage {
         box.setExpand(horizontal: true, vertical: true)
         let picture = Picture(fit: .contain)
         picture.setExpand(horizontal: true, vertical: true)
-        let title = photo.title.isEmpty ? tr("Untitled") : photo.title
+        let title = photo.shownTitle
         // Translators: a photo in Then and Now for screen readers: %1$@ is "Then" or "Now", %2$@
         // the date it was taken, %3$@ its title.
         picture.setAccessibleLabel(String(format: tr("%1$@: %2$@, %3$@"), heading, Localization.date(photo.taken!), title))

@@ -42,7 +42,7 @@ final class SettingsDialog {
         key.onChanged { [weak self] in self?.saveKey() }
         count.onChanged { [weak self] in self?.save() }
         dialog.addGroup(title: tr("Photos"),
-                        description: tr("Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise."),
+                        description: tr("Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise. Panoramax shows the street around each place (no key needed)."),
                         rows: [source, count])
         keyGroup = dialog.addGroup(title: "Flickr", rows: [key])
 
@@ -118,6 +118,8 @@ final class SettingsDialog {
         switch choice {
         case .automatic: tr("Automatic")
         case .commons: "Wikimedia Commons"
+        // Translators: the photo source of street-level pictures (Panoramax is a name).
+        case .panoramax: tr("Panoramax (street-level)")
         case .flickr: "Flickr"
         }
     }

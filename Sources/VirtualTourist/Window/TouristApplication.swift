@@ -291,8 +291,8 @@ enum Log {
 }
 
 extension TouristApplication {
-    /// The photo source the settings ask for; endpoints can be replaced by `VT_FLICKR_URL` and
-    /// `VT_COMMONS_URL` (tests and offline use point them at the loopback service).
+    /// The photo source the settings ask for; endpoints can be replaced by `VT_FLICKR_URL`,
+    /// `VT_COMMONS_URL` and `VT_PANORAMAX_URL` (tests and offline use point them at the loopback service).
     func makePhotoSource() -> PhotoSource {
         let environment = configuration.environment
         func endpoint(_ name: String, _ fallback: URL) -> URL {
@@ -304,7 +304,7 @@ extension TouristApplication {
         let cellPixels = Int(PhotoGrid.cellSize) * scale
         let client = http
         // A key on its way from the keyring: Flickr, once the key is there.
-        if flickrKey.place == .reading, settings.source != .commons,
+        if flickrKey.place == .reading, settings.source == .automatic || settings.source == .flickr,
            settings.resolvedSource(environment: environment, storedKey: nil).flickrKey == nil {
             return KeyringKeySource(keeper: flickrKey) {
                 FlickrSource(apiKey: $0, endpoint: flickrEndpoint, cellPixels: cellPixels, client: client)
@@ -316,6 +316,10 @@ extension TouristApplication {
                 return flickrKey.place == .unreadable ? MissingKeySource(message: FlickrKeyKeeper.Place.unreadableMessage) : MissingKeySource()
             }
             return FlickrSource(apiKey: key, endpoint: flickrEndpoint, cellPixels: cellPixels, client: client)
+        }
+        if resolved.id == .panoramax {
+            return PanoramaxSource(endpoint: endpoint("VT_PANORAMAX_URL", PanoramaxSource.defaultEndpoint),
+                                   cellPixels: cellPixels, viewerPixels: 1920 * scale, client: client)
         }
         return CommonsSource(endpoint: endpoint("VT_COMMONS_URL", CommonsSource.defaultEndpoint),
                              cellPixels: cellPixels, viewerPixels: 1920 * scale, client: client)

@@ -239,6 +239,17 @@ func write(home: URL, sample: Data, manifest: URL) async throws {
     ], fetched: fetched)
     try store.replaceArticles(pinId: sydney.id!, language: "en", articles: [], fetched: fetched)
     #endif
+    #if SCHEMA_V11
+    // Panoramax at the edge pin: a 360° picture (shown flat) downloaded, a flat one pending.
+    let panoramax = "panoramax.openstreetmap.fr"
+    var sphere = remote("0005086d-65eb-4a90-9764-86b3661aaa77", on: panoramax, author: "Adrien <b> (OSM France)",
+                        license: "CC BY-SA 4.0", takenAt: (89.9985, -179.9995), year: 2023, month: 6, day: 14)
+    sphere.isPanorama = true
+    let street = try store.replaceAlbum(pinId: edge.id!, source: "panoramax", page: 1, pages: 1, photos: [
+        sphere, remote("a1f0c7e2-3b4d-4c5e-8f90-1a2b3c4d5e6f", on: panoramax, author: "IGN", license: "Etalab 2.0"),
+    ])
+    try download(street[0], "a 360° picture")
+    #endif
     try store.close()
 
     // The settings the app keeps, each away from its default; doubles that need all 17 digits.

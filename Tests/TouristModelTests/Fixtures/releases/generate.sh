@@ -41,12 +41,23 @@ generate() {
     rm -rf "$package/Sources" "$home"
     mkdir -p "$package/Sources/Generator" "$home"
     git -C "$repo" archive "$commit" Sources/TouristModel Sources/CIntl \
-        $(git -C "$repo" ls-tree --name-only "$commit" Sources/Translation Sources/ImageSniffing) \
+        $(git -C "$repo" ls-tree --name-only "$commit" Sources/Translation Sources/ImageSniffing Sources/PlaceFiles \
+              Sources/CLibXML2 Sources/CArchive Sources/PhotoMetadata Sources/CGExiv2) \
         | tar -x -C "$package"
     local model_deps='"CIntl"' extra='' defines=''
     if [[ -d $package/Sources/Translation ]]; then
         model_deps='"Translation", "ImageSniffing"'
         extra='.target(name: "Translation", dependencies: ["CIntl"]), .target(name: "ImageSniffing"),'
+    fi
+    # The model's own parsers of outside files, over system libraries, since schema v11.
+    if [[ -d $package/Sources/PlaceFiles ]]; then
+        model_deps+=', "PlaceFiles"'
+        extra+=' .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0"), .systemLibrary(name: "CArchive", pkgConfig: "libarchive"),'
+        extra+=' .target(name: "PlaceFiles", dependencies: ["CLibXML2", "CArchive"]),'
+    fi
+    if [[ -d $package/Sources/PhotoMetadata ]]; then
+        model_deps+=', "PhotoMetadata"'
+        extra+=' .systemLibrary(name: "CGExiv2", pkgConfig: "gexiv2"), .target(name: "PhotoMetadata", dependencies: ["CGExiv2"]),'
     fi
     local migrations
     migrations=$(grep -rho 'registerMigration("v[0-9]*' "$package/Sources/TouristModel" | grep -o '[0-9]*$' | sort -n | tail -1)
