@@ -149,6 +149,7 @@ extension ReleaseDataTests {
         case "latitude": photo.latitude.map(Stored.double) ?? .null
         case "longitude": photo.longitude.map(Stored.double) ?? .null
         case "taken": Stored(photo.taken?.text)
+        case "panorama": .integer(photo.isPanorama ? 1 : 0)
         case "state": .text(photo.state.rawValue)
         case "failure": Stored(photo.failure)
         default: nil

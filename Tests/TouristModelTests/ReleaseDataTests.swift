@@ -23,6 +23,7 @@ final class ReleaseDataTests: XCTestCase {
         "schema-v8": "v8: where photos were taken",
         "schema-v9": "v9: when photos were taken, and each album's order",
         "schema-v10": "v10: Wikipedia's articles near each pin",
+        "schema-v11": "v11: 360° pictures",
     ]
 
     func testTheReleasesDataOpensWithNothingLost() throws {
@@ -68,6 +69,17 @@ final class ReleaseDataTests: XCTestCase {
         let sydney = try opened.store.articles(pinId: XCTUnwrap(pins.first { $0.placeName == "Sydney, New South Wales" }?.id))
         XCTAssertEqual(sydney.articles, [])
         XCTAssertNotNil(sydney.fetched, "fetched, and none there")
+    }
+
+    func testSchemaV11DataOpensWithNothingLost() throws {
+        let opened = try openChecked("schema-v11")
+        let edge = try XCTUnwrap(opened.store.pins().first { $0.customName == "Almost the pole" })
+        let street = try opened.store.photos(pinId: XCTUnwrap(edge.id))
+        XCTAssertEqual(street.map(\.isPanorama), [true, false])
+        XCTAssertEqual(street.map(\.source), ["panoramax", "panoramax"])
+        XCTAssertEqual(street[0].shownTitle, "360° picture, shown flat")
+        XCTAssertEqual(street[0].author, "Adrien <b> (OSM France)")
+        XCTAssertEqual(street.map(\.state), [.downloaded, .pending])
     }
 
     func testSchemaV7DataOpensWithNothingLost() throws {

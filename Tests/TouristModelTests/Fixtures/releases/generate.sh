@@ -28,6 +28,7 @@ fixtures=(
     "schema-v8 320020c8f60fdf10da57c832765eefa9aebf4b0b 8"
     "schema-v9 0df28b81baffa05651313b1200a856f42892e203 9"
     "schema-v10 bd879ae8949df828c976132cd34273d72a6562c4 10"
+    "schema-v11 54a2995916ad1c58cb132ed67e51dfb02c8a76f0 11"
 )
 
 generate() {
