@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Translation
 
 /// Download state of one album photo.
 public enum PhotoState: String, Codable, Sendable {
@@ -88,14 +87,6 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
         guard let latitude, let longitude else { return nil }
         let coordinate = Coordinate(latitude: latitude, longitude: longitude)
         return coordinate.isValid ? coordinate : nil
-    }
-
-    /// The photo's name wherever it is shown: its own title, else what it is (Panoramax's
-    /// pictures have no title; a 360° one says it is shown flat).
-    public var shownTitle: String {
-        if !title.isEmpty { return title }
-        if isPanorama { return tr("360° picture, shown flat") }
-        return source == PhotoSourceID.panoramax.rawValue ? tr("Street-level picture") : tr("Untitled")
     }
 
     /// One of the user's own photos: first in its album, kept by New Collection, never downloaded.
