@@ -13,6 +13,7 @@
 #   wikipedia NearbyArticles.decode (Wikipedia's articles near a pin)
 #   places    PlaceFile.read (GPX, KML, KMZ and GeoJSON files), and what it reads written back
 #   photos    YourPhoto.facts: the user's own photo's metadata, read by gexiv2 over exiv2
+#   panoramax PanoramaxSource.decode (Panoramax's STAC search answers)
 #
 # Each target is one `swiftc -sanitize=fuzzer,address` compile of the model's parser files
 # (they need neither GRDB nor GTK) plus the target's file, so no SwiftPM build is involved.
@@ -44,12 +45,13 @@ c_modules=(-I Sources/CIntl -I Sources/CLibXML2 -I Sources/CArchive -I Sources/C
 parsers=(Bounded Coordinate PhotoSource HTTPClient AddressPolicy FlickrSource CommonsSource HTMLText ImageProblem
          Settings Place Geocoder RequestPacer Connectivity Localization TakenDate
          WikimediaThumbnails FlickrSizes RequestBudget HostPauses PlaceNamesServer NearbyArticles RelativePlace
-         YourPhoto)
+         YourPhoto PanoramaxSource PanoramaxAnswer)
 declare -A sources=([flickr]=FlickrDecoder [commons]=CommonsDecoder [html]=HTMLStripper
                     [image]=ImageSniffer [settings]=SettingsDecoder [url]=AddressPolicyCheck
                     [geocoder]=PlaceDecoder [dates]=DateParser [wikipedia]=WikipediaDecoder
-                    [places]=PlacesFileReader [photos]=PhotoMetadataReader)
-targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia places photos})
+                    [places]=PlacesFileReader [photos]=PhotoMetadataReader
+                    [panoramax]=PanoramaxDecoder)
+targets=(${FUZZ_TARGETS:-flickr commons html image settings url geocoder dates wikipedia places photos panoramax})
 
 out=.build-fuzz
 mkdir -p "$out/bin" "$out/logs" "$out/modules"
