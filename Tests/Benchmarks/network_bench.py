@@ -52,7 +52,8 @@ class Link:
                 "VT_FLICKR_URL": f"{self.base}/flickr/services/rest/",
                 "VT_COMMONS_URL": f"{self.base}/commons/w/api.php",
                 "VT_GEOCODER_URL": f"{self.base}/nominatim/search",
-                "VT_WIKIPEDIA_URL": f"{self.base}/wikipedia/w/api.php"}
+                "VT_WIKIPEDIA_URL": f"{self.base}/wikipedia/w/api.php",
+                "VT_PANORAMAX_URL": f"{self.base}/panoramax/api/"}
 
     def seconds(self, size: int) -> float:
         return size * 8 / (self.mbit * 1e6)

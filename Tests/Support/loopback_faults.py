@@ -19,7 +19,10 @@ MARKUP_MESSAGE as the service's own message (Flickr `stat: fail`, Commons `error
 `mediawiki_errors` makes a search fail as MediaWiki does with `errorformat` set, an `errors`
 list and no `error` object; `odd_dates` answers a search normally with every photo's date
 nonsense (empty, zeros, markup, the far future, a huge run of entities); `repeated_ids` answers a Flickr search with each photo listed twice
-in a row in as many entries (all in loopback_photos.py).
+in a row in as many entries (all in loopback_photos.py). A Panoramax search meets them in its own
+shape (loopback_panoramax.py): `markup_error` is geovisio's error (HTTP 400, `message`), `odd_dates`
+puts the nonsense in each feature's `datetime` and `datetimetz`, `long_titles` in each producer's
+name, `repeated_ids` repeats its features.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ import struct
 import time
 from email.utils import formatdate
 
+import loopback_panoramax
 from loopback_images import huge_png
 from loopback_photos import (flickr_fail, markup_error, mediawiki_errors, with_long_titles, with_odd_dates,
                              with_repeated_ids)
@@ -68,6 +72,7 @@ class FaultsMixin:
     it uses the handler's connection, `state`, `_start`, `_send`, `_route` and `_base`."""
 
     def _fault(self, mode: str, path: str, q: dict) -> None:
+        panoramax = path.startswith(loopback_panoramax.PREFIX)
         if mode in ("http500", "http503", "http429"):
             status = int(mode[4:])
             rule = (getattr(self, "_fault_rule", None) or {}).get("retry_after", "60")
@@ -119,7 +124,9 @@ class FaultsMixin:
             # A private address nothing answers on: following it would hang, not fail.
             self._send(Response(302, "text/plain", b"", {"Location": "http://10.255.255.1/photo.jpg"}))
         elif mode == "markup_error":
-            self._send(markup_error(path))
+            self._send(loopback_panoramax.markup_error() if panoramax else markup_error(path))
+        elif panoramax and mode in ("repeated_ids", "odd_dates", "long_titles"):
+            self._send(loopback_panoramax.reshape(mode, self._route(path, q)))
         elif mode == "repeated_ids":
             self._send(with_repeated_ids(self._route(path, q)))
         elif mode == "mediawiki_errors":

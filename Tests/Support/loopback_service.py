@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Loopback stand-in for the map tile server, Flickr, Wikimedia Commons and image hosts.
+"""Loopback stand-in for the map tile server, Flickr, Wikimedia Commons, Wikipedia, Nominatim,
+Panoramax and image hosts.
 
 Tests start it on a free port and point Virtual Tourist at it, so the app never touches
 the real internet; a person can also run it by hand to use the app offline.
@@ -34,8 +35,9 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
 
 Fault modes: listed and described in loopback_faults.py.
 
-Targets: search, image, tile, geocode (`/nominatim/search` and `/reverse`, see loopback_geocoder.py), wiki
-(`/wikipedia/w/api.php`, see loopback_wikipedia.py), any
+Targets: search (Flickr, Commons and `/panoramax/api/search`), image (`/images/...` and Panoramax's
+`/panoramax/api/pictures/...`), tile, geocode (`/nominatim/search` and `/reverse`, see
+loopback_geocoder.py), wiki (`/wikipedia/w/api.php`, see loopback_wikipedia.py), any
 (plural forms such as `images` are accepted).  Holding makes tests independent of machine speed:
 "the album is still downloading" is a state a test creates and ends on purpose, not a window it
 hopes to hit.  A held request whose client hangs up (the app cancelled it) ends at once and is
@@ -43,12 +45,13 @@ logged with `hung_up: true`.
 
 This file is the entry point, the request dispatch and `/_control`; the rest is in modules
 beside it, one concern each: loopback_images.py (tiles and photos drawn on request),
-loopback_photos.py (Flickr and Commons answers), loopback_geocoder.py (Nominatim),
+loopback_photos.py (Flickr and Commons answers), loopback_panoramax.py (Panoramax's STAC API
+under `/panoramax/api/`, the app's VT_PANORAMAX_URL), loopback_geocoder.py (Nominatim),
 loopback_faults.py (fault modes and holds), loopback_state.py (State and the request log).
 
 `--real-data` (for the AppStream screenshots, meson-helpers/take-screenshots.sh) answers tiles,
 Commons searches, their photos and place searches from real data that Debian packages ship
-(loopback_realdata.py) instead of test patterns; Flickr, /_control and the fault modes stay as
+(loopback_realdata.py) instead of test patterns; Flickr, Panoramax, /_control and the fault modes stay as
 they are. Without it nothing changes, and loopback_realdata.py is not even imported.
 """
 from __future__ import annotations
@@ -64,6 +67,7 @@ from urllib.parse import parse_qs, urlsplit
 
 # Siblings in this directory, which Python puts first on sys.path when it runs this script.
 import loopback_geocoder
+import loopback_panoramax
 import loopback_wikipedia
 from loopback_faults import FAULT_MODES, FAULT_TARGETS, RETRY_AFTER_RE, TARGET_ALIASES, FaultsMixin
 from loopback_images import encode_jpeg, render_photo, render_tile, sized_jpeg
@@ -119,9 +123,9 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             self._send(self._control(url.path[len("/_control/"):], params))
             return
         target = ("tile" if url.path.startswith("/tiles/") else
-                  "search" if url.path.startswith(("/flickr/", "/commons/")) else
+                  "search" if url.path.startswith(("/flickr/", "/commons/", loopback_panoramax.SEARCH_PATH)) else
                   "wiki" if url.path.startswith("/wikipedia/") else
-                  "image" if url.path.startswith("/images/") else
+                  "image" if url.path.startswith(("/images/", loopback_panoramax.PICTURES_PATH)) else
                   "geocode" if url.path.startswith("/nominatim/") else "other")
         if late := self.state.take_read_delay(target):
             time.sleep(late / 1000)
@@ -208,6 +212,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
             if self._real and (answer := self._real.commons_search(q, self._base())) is not None:
                 return json_response(answer)
             return commons_search(q, self._base(), self.state.total)
+        if path.startswith(loopback_panoramax.PREFIX):
+            return loopback_panoramax.route(path, q, self._base(), self.state.total, self._image)
         if path == "/wikipedia/w/api.php":   # the real-data mode's places have no articles of their own
             return json_response({"batchcomplete": True}) if self._real else loopback_wikipedia.search(q, self._base())
         if path == "/nominatim/search":
@@ -237,7 +243,9 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         if path == "/":
             return Response(200, "text/plain; charset=utf-8",
                             b"Virtual Tourist loopback service: /tiles/Z/X/Y.png, /flickr/services/rest/,"
-                            b" /commons/w/api.php, /wikipedia/w/api.php, /nominatim/search, /nominatim/reverse, /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
+                            b" /commons/w/api.php, /wikipedia/w/api.php, /nominatim/search, /nominatim/reverse,"
+                            b" /panoramax/api/ (STAC: search?bbox=W,S,E,N&limit=N, pictures/ID/{thumb,sd,hd}.jpg),"
+                            b" /images/NAME_WxH.jpg, /wiki/..., /_control/...\n")
         return Response(404, "text/plain; charset=utf-8", b"not found\n")
 
     def _tile(self, z: int, x: int, y: int) -> Response:
