@@ -37,6 +37,7 @@ class LoopbackService:
         return {"VT_TILE_URL": self.tile_url,
                 "VT_FLICKR_URL": f"{self.base}/flickr/services/rest/",
                 "VT_COMMONS_URL": f"{self.base}/commons/w/api.php",
+                "VT_PANORAMAX_URL": f"{self.base}/panoramax/api/",
                 "VT_GEOCODER_URL": f"{self.base}/nominatim/search",
                 "VT_WIKIPEDIA_URL": f"{self.base}/wikipedia/w/api.php"}
 

@@ -58,13 +58,15 @@ CASES = [
     ("commons", "search", "none"),
     ("flickr", "search", "4"),
     ("flickr", "image", "date:5"),
+    ("panoramax", "search", "4"),
+    ("panoramax", "image", "date:5"),
 ]
 
 
 @pytest.mark.parametrize("source,target,retry_after", CASES)
 def test_a_429_pauses_the_host_and_the_photos_continue_by_themselves(launch, dirs, paris, loopback,
                                                                     source, target, retry_after):
-    key = {"flickrAPIKey": "loopback-key"} if source == "flickr" else {}
+    key = {"flickrAPIKey": "loopback-key"} if source == "flickr" else {"source": source} if source == "panoramax" else {}
     dirs.write_settings(seenIntroduction=True, photosPerAlbum=PHOTOS, **key, **paris)
     # Every photo refused (they are asked for together), or the search.
     loopback.control("fault", mode="http429", target=target, count=PHOTOS if target == "image" else 1,
@@ -73,7 +75,7 @@ def test_a_429_pauses_the_host_and_the_photos_continue_by_themselves(launch, dir
     pin_id, lat, lon = drop_pin(app, dirs)
     album = open_album(app, lat, lon)
 
-    service = "Flickr" if source == "flickr" else "Wikimedia"
+    service = {"flickr": "Flickr", "panoramax": "Panoramax"}.get(source, "Wikimedia")
     shown = wait_for(lambda: app.find_all(role="label", name_re=banner_re(service), showing=True), DEFAULT_PAUSE,
                      message=lambda: f"the banner for {service}; tree:\n{app.tree_text()}")
     assert len(shown) == 1, "one message for the album"
