@@ -29,6 +29,8 @@ final class PanoramaxSourceTests: XCTestCase {
         let flat = photos[1]
         XCTAssertFalse(flat.isPanorama)
         XCTAssertEqual([flat.author, flat.license], ["IGN", "Etalab 2.0"])
+        let same = try PanoramaxSource.decode(Data(#"{"features": [{"id": "x", "geometry": {"type": "Point", "coordinates": [1, 1]}, "providers": [{"name": "IGN"}], "links": [{"rel": "via", "instance_name": "ign"}], "assets": {"thumb": {"href": "https://i/t.jpg"}}}]}"#.utf8), pageBase: "")
+        XCTAssertEqual(same.first?.author, "IGN", "an instance's own account is named once")
         XCTAssertEqual([flat.width, flat.height], [500, 375])
         XCTAssertEqual(flat.largeURL?.lastPathComponent, "hd.jpg", "no sd: the hd for the viewer")
         let bare = photos[2]

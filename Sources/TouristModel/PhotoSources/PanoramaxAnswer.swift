@@ -82,7 +82,8 @@ extension PanoramaxSource {
         let instance = links(feature).first { $0["rel"] as? String == "via" }?["instance_name"] as? String
         let clean = { (text: String?) in text.map(plain).flatMap { $0.isEmpty ? nil : $0 } }
         switch (clean(name), clean(instance)) {
-        case let (name?, instance?): return "\(name) (\(instance))"
+        // IGN's own account on IGN's instance is named once.
+        case let (name?, instance?): return name.caseInsensitiveCompare(instance) == .orderedSame ? name : "\(name) (\(instance))"
         case let (name?, nil): return name
         case let (nil, instance?): return instance
         case (nil, nil): return ""
