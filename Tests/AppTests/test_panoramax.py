@@ -16,7 +16,7 @@ from test_place_search import resize
 from test_translation import german, start_german  # noqa: F401  (german: a fixture)
 
 PHOTOS = 8
-CREDIT_RE = r"^By .+ \((OSM France|IGN)\) · (CC BY-SA 4\.0|Etalab 2\.0)$"
+CREDIT_RE = r"^By .+ · (CC BY-SA 4\.0|Etalab 2\.0)$"
 
 
 def album_rows(dirs, pin_id: int) -> list[tuple]:
