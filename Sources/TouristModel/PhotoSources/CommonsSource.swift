@@ -81,20 +81,9 @@ public struct CommonsSource: PhotoSource {
                        sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
         let perPage = min(max(perPage, 1), Self.maxResults)
         let limit = min(Self.maxResults, perPage * 10)
-        let key = ResultCache.Key(coordinate: near, limit: limit)
-        let all: [RemotePhoto]
-        if let cached = cache.photos(for: key) {
-            await sent()
-            all = cached
-        } else {
-            all = try await fetchAll(near: near, limit: limit, sent: sent)
-            cache.store(all, for: key)
+        return try await cache.page(page, of: perPage, near: near, limit: limit, sent: sent) {
+            try await fetchAll(near: near, limit: limit, sent: sent)
         }
-        let page = max(page, 1)
-        let pages = (all.count + perPage - 1) / perPage
-        let start = (page - 1) * perPage
-        let slice = start < all.count ? Array(all[start..<min(all.count, start + perPage)]) : []
-        return PhotoPage(page: page, pages: pages, total: all.count, photos: slice)
     }
 
     public var addressPolicy: AddressPolicy {
@@ -329,6 +318,27 @@ final class ResultCache: Sendable {
 
     func photos(for key: Key) -> [RemotePhoto]? {
         state.withLock { $0.entries[key] }
+    }
+
+    /// Page `page` (1-based) of `perPage` photos from the list near `near`, fetched by `fetch`
+    /// once per place and limit (`sent` is called at once for a list already here).
+    func page(_ page: Int, of perPage: Int, near: Coordinate, limit: Int,
+              sent: @escaping @MainActor @Sendable () -> Void,
+              fetch: () async throws -> [RemotePhoto]) async throws -> PhotoPage {
+        let key = Key(coordinate: near, limit: limit)
+        let all: [RemotePhoto]
+        if let cached = photos(for: key) {
+            await sent()
+            all = cached
+        } else {
+            all = try await fetch()
+            store(all, for: key)
+        }
+        let page = max(page, 1)
+        let pages = (all.count + perPage - 1) / perPage
+        let start = (page - 1) * perPage
+        let slice = start < all.count ? Array(all[start..<min(all.count, start + perPage)]) : []
+        return PhotoPage(page: page, pages: pages, total: all.count, photos: slice)
     }
 
     func store(_ photos: [RemotePhoto], for key: Key) {

@@ -60,20 +60,9 @@ public struct PanoramaxSource: PhotoSource {
                        sent: @escaping @MainActor @Sendable () -> Void) async throws -> PhotoPage {
         let perPage = min(max(perPage, 1), Self.maxResults)
         let limit = min(Self.maxResults, perPage * 10)
-        let key = ResultCache.Key(coordinate: near, limit: limit)
-        let all: [RemotePhoto]
-        if let cached = cache.photos(for: key) {
-            await sent()
-            all = cached
-        } else {
-            all = try await fetchNearest(near: near, limit: limit, enough: perPage, sent: sent)
-            cache.store(all, for: key)
+        return try await cache.page(page, of: perPage, near: near, limit: limit, sent: sent) {
+            try await fetchNearest(near: near, limit: limit, enough: perPage, sent: sent)
         }
-        let page = max(page, 1)
-        let pages = (all.count + perPage - 1) / perPage
-        let start = (page - 1) * perPage
-        let slice = start < all.count ? Array(all[start..<min(all.count, start + perPage)]) : []
-        return PhotoPage(page: page, pages: pages, total: all.count, photos: slice)
     }
 
     public var addressPolicy: AddressPolicy { AddressPolicy.forEndpoint(endpoint, default: Self.defaultEndpoint) }
