@@ -14,7 +14,7 @@ final class ThenAndNowPage {
 
     /// The oldest and the newest of `photos` by date taken, when two of them have different
     /// dates; the user's own newest photo is "Now" when the album has one, beside the place's oldest.
-    static func pair(in photos: [Photo]) -> (then: Photo, now: Photo)? {
+    nonisolated static func pair(in photos: [Photo]) -> (then: Photo, now: Photo)? {
         let dated = photos.filter { $0.taken != nil }
         let yours = dated.filter(\.isYours)
         guard let now = (yours.isEmpty ? dated : yours).max(by: { $0.taken! < $1.taken! }),
