@@ -199,10 +199,15 @@ def check_absent(files: Path) -> None:
                          "module; a build would link it instead: " + ", ".join(sorted(set(found))[:20]))
 
 
+def platform_packages() -> set[str]:
+    """The installed packages the Platform stand-in is made of (flatpak_sources.py asks too: a
+    module taken as Debian's binary brings along only the libraries the Platform lacks)."""
+    return depends_closure(PLATFORM_PACKAGES, installed(NOT_IN_GNOME_SDK + NOT_IN_GNOME_PLATFORM))
+
+
 def assemble_platform(tree: Path, sdk: Path) -> None:
     """The Platform's files: hard links to the SDK's files of the packages it carries."""
-    left_out = installed(NOT_IN_GNOME_SDK + NOT_IN_GNOME_PLATFORM)
-    packages = depends_closure(PLATFORM_PACKAGES, left_out)
+    packages = platform_packages()
     wanted = files_of(packages) | unowned_files()
     source, files = sdk / "files", tree / "files"
     for relative in sorted(wanted):
