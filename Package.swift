@@ -68,7 +68,7 @@ let package = Package(
                                                         "Translation", "ImageSniffing"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
         // The app's own declarations (its key tables and the help made from them), without a display.
-        .testTarget(name: "VirtualTouristTests", dependencies: ["VirtualTourist", "GtkKit"],
+        .testTarget(name: "VirtualTouristTests", dependencies: ["VirtualTourist", "GtkKit", "TouristModel"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
     ]
 )
