@@ -41,8 +41,9 @@ final class SettingsDialog {
         source.onSelected { [weak self] in self?.save() }
         key.onChanged { [weak self] in self?.saveKey() }
         count.onChanged { [weak self] in self?.save() }
+        // Two lines at most: a third pushed the page's last row below the dialog's height.
         dialog.addGroup(title: tr("Photos"),
-                        description: tr("Automatic uses Flickr when an API key is set, and Wikimedia Commons (no key needed) otherwise. Panoramax shows the street around each place (no key needed)."),
+                        description: tr("Automatic uses Flickr when an API key is set, else Wikimedia Commons. Commons and Panoramax need no key."),
                         rows: [source, count])
         keyGroup = dialog.addGroup(title: "Flickr", rows: [key])
 
