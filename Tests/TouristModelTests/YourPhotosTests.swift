@@ -99,10 +99,16 @@ final class YourPhotosTests: XCTestCase {
         let (addition, _) = try await list.addYourPhotos(reading.photos)
         let copies = try store.photos(pinId: pin.id!).filter(\.isYours).compactMap { store.fileURL(for: $0) }
         XCTAssertEqual(copies.count, 1)
+        // Rio's new pin has filled its album meanwhile: a downloaded photo of the service's.
+        let rio = try XCTUnwrap(addition?.added.newPinIds.first)
+        let filled = try store.replaceAlbum(pinId: rio, source: "commons", page: 1, pages: 1, photos: remotePhotos(1, prefix: "rio"))
+        let downloaded = try XCTUnwrap(store.saveDownloaded(photoId: filled[0].id!, data: SampleImages.jpeg))
+        let serviceFile = try XCTUnwrap(store.fileURL(for: downloaded))
         addition?.undo()
         try await until("the photos are out") { try self.store.photoCount() == 2 && self.store.pinCount() == 1 }
         XCTAssertEqual(try store.photos(pinId: pin.id!).map(\.position), [0, 1])
         XCTAssertFalse(FileManager.default.fileExists(atPath: copies[0].path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: serviceFile.path), "the new pin's other photos' files go too")
     }
 
     func testPhotosWithoutAPositionGoWhereTheUserSaysOrAreRemoved() async throws {

@@ -96,6 +96,9 @@ extension Store {
                                arguments: [photo.pinId, photo.position])
                 if let name = photo.fileName { names.append(name) }
             }
+            // A new pin's album may have filled with the service's photos since: their files go too.
+            names += try String.fetchAll(db, Photo.filter(added.newPinIds.contains(Photo.Columns.pinId)
+                                                          && Photo.Columns.fileName != nil).select(Photo.Columns.fileName))
             _ = try Pin.deleteAll(db, keys: added.newPinIds)
             return names
         }
