@@ -1,6 +1,7 @@
 import CShim
 import Foundation
 import GtkKit
+import ImageSniffing
 import XCTest
 
 /// Photos decoded for the grid: scaled while decoding and stored in the format GTK's software
@@ -41,6 +42,24 @@ final class TextureTests: XCTestCase {
         var pixels = [UInt8](repeating: 0, count: Int(texture.width) * 4 * Int(texture.height))
         pixels.withUnsafeMutableBufferPointer { gdk_texture_download(texture.pointer, $0.baseAddress, gsize(texture.width) * 4) }
         return pixels
+    }
+
+    /// A phone's JPEG may have more pixels than other images (libjpeg scales it down as it
+    /// decodes); a PNG that large is refused before it is decoded. The format is the one
+    /// gdk-pixbuf names as it reads the size, whatever the file is called.
+    func testAJPEGMayBeLargerThanOtherImages() throws {
+        let jpeg = try writeJPEG(red: 200, green: 100, blue: 50, width: 6000, height: 3000)
+        let png = folder.appendingPathComponent("large.jpg").path
+        let pixbuf = gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, 6000, 3000)!
+        defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+        gdk_pixbuf_fill(pixbuf, 0x336699ff)
+        XCTAssertNotEqual(gdk_pixbuf_savev(pixbuf, png, "png", nil, nil, nil), 0)
+        XCTAssertGreaterThan(6000 * 3000, ImageCheck.maxPixels)
+        let (fromJPEG, fromPNG) = try MainActor.assumeIsolated {
+            try onMainLoop { (await Texture.load(path: jpeg, covering: 120), await Texture.load(path: png, covering: 120)) }
+        }
+        XCTAssertEqual(fromJPEG?.width, 120)
+        XCTAssertNil(fromPNG, "18 MP of PNG is allocated whole: refused")
     }
 
     /// A cell shows the centre square of its photo: the texture is that square at cell size, the

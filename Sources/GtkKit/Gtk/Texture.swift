@@ -46,7 +46,7 @@ public final class Texture: @unchecked Sendable {
     }
 
     private static func load(_ source: Source, fitting width: Int32, _ height: Int32) async -> Fitted? {
-        guard let (fileWidth, fileHeight) = source.size, width > 0, height > 0 else { return nil }
+        guard let (fileWidth, fileHeight, _) = source.header, width > 0, height > 0 else { return nil }
         let scale = min(1, Double(width) / Double(fileWidth), Double(height) / Double(fileHeight))
         // Twice the fitted size: the JPEG decoder halves as it decodes, at no cost.
         let twice = Int32((Double(max(fileWidth, fileHeight)) * scale * 2).rounded(.up))
@@ -67,29 +67,26 @@ public final class Texture: @unchecked Sendable {
         case file(String)
         case bytes(Data)
 
-        /// Width and height from the header (as stored: before the EXIF orientation).
-        var size: (Int32, Int32)? {
+        /// Width and height from the header (as stored: before the EXIF orientation), and the
+        /// most pixels decoded of it: more for a JPEG, which libjpeg scales down as it decodes.
+        var header: (width: Int32, height: Int32, maxPixels: Int)? {
             var width: Int32 = 0, height: Int32 = 0
+            let isJPEG: Bool
             switch self {
             case .file(let path):
-                guard gdk_pixbuf_get_file_info(path, &width, &height) != nil else { return nil }
+                // The format gdk-pixbuf recognised as it read the size: no second read of the file.
+                guard let format = gdk_pixbuf_get_file_info(path, &width, &height) else { return nil }
+                let name = gdk_pixbuf_format_get_name(format)
+                defer { g_free(name) }
+                isJPEG = name.map { String(cString: $0) } == "jpeg"
             case .bytes(let data):
                 guard let size = ImageCheck.pixelSize(of: data), let w = Int32(exactly: size.width),
                       let h = Int32(exactly: size.height) else { return nil }
                 (width, height) = (w, h)
+                isJPEG = ImageCheck.signature(of: data.prefix(16)) == .jpeg
             }
-            return width > 0 && height > 0 ? (width, height) : nil
-        }
-
-        /// Most pixels decoded of it: more for a JPEG, which libjpeg scales down as it decodes.
-        var maxPixels: Int {
-            let head: Data
-            switch self {
-            case .file(let path): head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)))
-                .flatMap { handle in defer { try? handle.close() }; return try? handle.read(upToCount: 16) } ?? Data()
-            case .bytes(let data): head = data.prefix(16)
-            }
-            return ImageCheck.signature(of: head) == .jpeg ? ImageCheck.maxJPEGPixels : ImageCheck.maxPixels
+            guard width > 0 && height > 0 else { return nil }
+            return (width, height, isJPEG ? ImageCheck.maxJPEGPixels : ImageCheck.maxPixels)
         }
 
         /// Decoded no larger than `bound` px a side (-1: as it is).
@@ -113,7 +110,7 @@ public final class Texture: @unchecked Sendable {
     private static func decode(_ source: Source, maxSize: Int32, square: Int32?,
                                fit: (width: Int32, height: Int32)? = nil) async -> (texture: Texture, turned: Bool)? {
         await Task.detached(priority: .userInitiated) { () -> (texture: Texture, turned: Bool)? in
-            guard let (width, height) = source.size, Int(width) <= source.maxPixels / Int(height) else { return nil }
+            guard let (width, height, maxPixels) = source.header, Int(width) <= maxPixels / Int(height) else { return nil }
             // -1 leaves a side as it is: "at scale" would otherwise enlarge a small photo to fit.
             let bound: Int32 = max(width, height) > maxSize ? maxSize : -1
             guard let pixbuf = source.pixbuf(bound: bound) else { return nil }
