@@ -86,6 +86,33 @@ final class TextureTests: XCTestCase {
         XCTAssertEqual(enlarged.height, 120)
     }
 
+    /// The size comes from the file's first 256 KB when its frame header is there, and from
+    /// gdk-pixbuf when metadata pushes it further (a camera's EXIF, XMP and ICC blocks): both
+    /// decode the same square (a size misread from the blocks refuses the photo or misplaces it).
+    func testCoveringLoadReadsTheSizeBeforeAndAfterLargeMetadata() throws {
+        let plain = try Data(contentsOf: URL(fileURLWithPath: try writeJPEG(red: 20, green: 160, blue: 40,
+                                                                            width: 960, height: 480, stripe: 200)))
+        for (blocks, name) in [(2, "near.jpg"), (5, "far.jpg")] {
+            // APP2 blocks of 64 KB each, after the start-of-image marker.
+            var bytes = plain.prefix(2)
+            for _ in 0..<blocks {
+                bytes += Data([0xFF, 0xE2, 0xFF, 0xFF]) + Data(repeating: 0x41, count: 0xFFFF - 2)
+            }
+            bytes += plain.dropFirst(2)
+            let path = folder.appendingPathComponent(name).path
+            try bytes.write(to: URL(fileURLWithPath: path))
+            let texture = try XCTUnwrap(try MainActor.assumeIsolated {
+                try onMainLoop { await Texture.load(path: path, covering: 120) }
+            }, name)
+            XCTAssertEqual(texture.width, 120, name)
+            XCTAssertEqual(texture.height, 120, name)
+            // 960×480 at 1/4 is 240×120: the square is its middle, the white stripe cropped away.
+            let square = pixels(of: texture)
+            let firstColumn = stride(from: 0, to: square.count, by: 120 * 4).map { Int(square[$0 + 1]) }
+            XCTAssertFalse(firstColumn.contains { $0 > 220 }, "\(name): not the photo's centre square")
+        }
+    }
+
     func testCoveringLoadIsInTheRenderersFormat() throws {
         let path = try writeJPEG(red: 200, green: 40, blue: 10)
         let texture = try MainActor.assumeIsolated {

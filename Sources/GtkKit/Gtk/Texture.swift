@@ -46,20 +46,22 @@ public final class Texture: @unchecked Sendable {
     }
 
     private static func load(_ source: Source, fitting width: Int32, _ height: Int32) async -> Fitted? {
-        guard let (fileWidth, fileHeight, _) = source.header, width > 0, height > 0 else { return nil }
-        let scale = min(1, Double(width) / Double(fileWidth), Double(height) / Double(fileHeight))
-        // Twice the fitted size: the JPEG decoder halves as it decodes, at no cost.
-        let twice = Int32((Double(max(fileWidth, fileHeight)) * scale * 2).rounded(.up))
-        guard let decoded = await decode(source, maxSize: min(4096, max(1, twice)), square: nil,
-                                         fit: (width, height)) else { return nil }
+        guard width > 0, height > 0 else { return nil }
+        let decoded = await decode(source, fit: (width, height)) { fileWidth, fileHeight in
+            let scale = min(1, Double(width) / Double(fileWidth), Double(height) / Double(fileHeight))
+            // Twice the fitted size: the JPEG decoder halves as it decodes, at no cost.
+            let twice = Int32((Double(max(fileWidth, fileHeight)) * scale * 2).rounded(.up))
+            return min(4096, max(1, twice))
+        }
+        guard let decoded else { return nil }
         // A quarter turn (EXIF) swaps the file's sides.
-        return Fitted(texture: decoded.texture, fullWidth: decoded.turned ? fileHeight : fileWidth,
-                      fullHeight: decoded.turned ? fileWidth : fileHeight)
+        return Fitted(texture: decoded.texture, fullWidth: decoded.turned ? decoded.fileHeight : decoded.fileWidth,
+                      fullHeight: decoded.turned ? decoded.fileWidth : decoded.fileHeight)
     }
 
     /// `square`: the centre square of the decoded image, made exactly `square` px a side.
     private static func load(path: String, maxSize: Int32, square: Int32?) async -> Texture? {
-        await decode(.file(path), maxSize: maxSize, square: square)?.texture
+        await decode(.file(path), square: square) { _, _ in maxSize }?.texture
     }
 
     /// An encoded image: a file, or bytes in memory.
@@ -74,6 +76,15 @@ public final class Texture: @unchecked Sendable {
             let isJPEG: Bool
             switch self {
             case .file(let path):
+                // The header read here when it can be: where gdk-pixbuf hands its formats to glycin
+                // (GNOME 49 and later), gdk_pixbuf_get_file_info copies the whole file and
+                // decodes it in a loader process, as costly as the decode that follows.
+                if let head = Self.head(of: path), let size = ImageCheck.pixelSize(of: head),
+                   let w = Int32(exactly: size.width), let h = Int32(exactly: size.height) {
+                    (width, height) = (w, h)
+                    isJPEG = ImageCheck.signature(of: head.prefix(16)) == .jpeg
+                    break
+                }
                 // The format gdk-pixbuf recognised as it read the size: no second read of the file.
                 guard let format = gdk_pixbuf_get_file_info(path, &width, &height) else { return nil }
                 let name = gdk_pixbuf_format_get_name(format)
@@ -87,6 +98,14 @@ public final class Texture: @unchecked Sendable {
             }
             guard width > 0 && height > 0 else { return nil }
             return (width, height, isJPEG ? ImageCheck.maxJPEGPixels : ImageCheck.maxPixels)
+        }
+
+        /// A file's first 256 KB: a JPEG's frame header comes after its EXIF block (64 KB at
+        /// most); a PNG or WebP read only in part is left to gdk-pixbuf.
+        static func head(of path: String) -> Data? {
+            guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+            defer { try? file.close() }
+            return try? file.read(upToCount: 256 * 1024)
         }
 
         /// Decoded no larger than `bound` px a side (-1: as it is).
@@ -106,23 +125,40 @@ public final class Texture: @unchecked Sendable {
         }
     }
 
-    /// `turned`: the EXIF orientation turned the image a quarter. `fit`: then scaled to fit.
-    private static func decode(_ source: Source, maxSize: Int32, square: Int32?,
-                               fit: (width: Int32, height: Int32)? = nil) async -> (texture: Texture, turned: Bool)? {
-        await Task.detached(priority: .userInitiated) { () -> (texture: Texture, turned: Bool)? in
+    /// A decoded image: `turned` if its EXIF orientation turned it a quarter; the file's sides
+    /// as stored.
+    private struct Decoded: Sendable {
+        let texture: Texture
+        let turned: Bool
+        let fileWidth: Int32
+        let fileHeight: Int32
+    }
+
+    /// Decodes no larger than `maxSize(fileWidth, fileHeight)` px a side, the header read once.
+    /// `fit`: then scaled to fit; `square`: then its centre square, that many px a side.
+    private static func decode(_ source: Source, square: Int32? = nil, fit: (width: Int32, height: Int32)? = nil,
+                               maxSize: @escaping @Sendable (Int32, Int32) -> Int32) async -> Decoded? {
+        await Task.detached(priority: .userInitiated) { () -> Decoded? in
             guard let (width, height, maxPixels) = source.header, Int(width) <= maxPixels / Int(height) else { return nil }
+            let limit = maxSize(width, height)
             // -1 leaves a side as it is: "at scale" would otherwise enlarge a small photo to fit.
-            let bound: Int32 = max(width, height) > maxSize ? maxSize : -1
+            let bound: Int32 = max(width, height) > limit ? limit : -1
             guard let pixbuf = source.pixbuf(bound: bound) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
             guard let oriented = gdk_pixbuf_apply_embedded_orientation(pixbuf) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(oriented)) }
             let turned = gdk_pixbuf_get_width(oriented) != gdk_pixbuf_get_width(pixbuf)
-            if let fit { return scaled(Texture(taking: gdk_texture_new_for_pixbuf(oriented)), toFit: fit).map { ($0, turned) } }
-            guard let square else { return (drawable(Texture(taking: gdk_texture_new_for_pixbuf(oriented))), turned) }
-            guard let cropped = centreSquare(of: oriented, side: square) else { return nil }
-            defer { g_object_unref(UnsafeMutableRawPointer(cropped)) }
-            return (drawable(Texture(taking: gdk_texture_new_for_pixbuf(cropped))), turned)
+            let texture: Texture?
+            if let fit {
+                texture = scaled(Texture(taking: gdk_texture_new_for_pixbuf(oriented)), toFit: fit)
+            } else if let square {
+                guard let cropped = centreSquare(of: oriented, side: square) else { return nil }
+                defer { g_object_unref(UnsafeMutableRawPointer(cropped)) }
+                texture = drawable(Texture(taking: gdk_texture_new_for_pixbuf(cropped)))
+            } else {
+                texture = drawable(Texture(taking: gdk_texture_new_for_pixbuf(oriented)))
+            }
+            return texture.map { Decoded(texture: $0, turned: turned, fileWidth: width, fileHeight: height) }
         }.value
     }
 
@@ -254,11 +290,9 @@ public final class Texture: @unchecked Sendable {
     /// and every cell's texture has the same size, so putting one in a cell redraws the cell
     /// without laying out the window again (GtkPicture re-measures only when the size changes).
     public static func load(path: String, covering side: Int32) async -> Texture? {
-        var width: Int32 = 0, height: Int32 = 0
-        // Reads the header only.
-        guard gdk_pixbuf_get_file_info(path, &width, &height) != nil, width > 0, height > 0 else { return nil }
-        let scale = min(1, Double(side) / Double(min(width, height)))
-        let longer = Int32((Double(max(width, height)) * scale).rounded(.up))
-        return await load(path: path, maxSize: max(side, longer), square: side)
+        await decode(.file(path), square: side) { width, height in
+            let scale = min(1, Double(side) / Double(min(width, height)))
+            return max(side, Int32((Double(max(width, height)) * scale).rounded(.up)))
+        }?.texture
     }
 }
