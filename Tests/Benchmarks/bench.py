@@ -17,6 +17,7 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -28,6 +29,7 @@ import report  # noqa: E402
 import fill_bench  # noqa: E402
 import memory_bench  # noqa: E402
 import network_bench  # noqa: E402
+import phone_bench  # noqa: E402
 import rest_bench  # noqa: E402
 import viewer_bench  # noqa: E402
 from bench_measures import SHORT_RUNS_FACTOR, BenchMeasures  # noqa: E402
@@ -40,7 +42,7 @@ class Bench(BenchMeasures, BenchSetup):
     """The bench: its set-up (bench_setup.py) and the measures it runs itself (bench_measures.py)."""
 
 
-MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P8", "P9", "P10", "P11", "P12", "P13", "P14")
+MEASURES = ("P1", "P3", "P4", "P4X", "P5", "P5V", "P6", "P7", "P7X", "P8", "P9", "P10", "P11", "P12", "P13", "P14", "P16")
 
 
 def main() -> int:
@@ -65,7 +67,7 @@ def main() -> int:
     selected |= {"P5"} if "P5B" in selected else set()
     unknown = selected - set(MEASURES) - {"P2", "P5B"}
     if unknown:
-        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P14, P4x, P5b, P5v, P7x)")
+        parser.error(f"unknown measures: {', '.join(sorted(unknown))} (known: P1–P14, P16, P4x, P5b, P5v, P7x; P15 comes with P1, P3 and P11)")
     floors = Floors(args.floors)
     began, load = time.monotonic(), os.getloadavg()
     results: dict = {}
@@ -78,34 +80,34 @@ def main() -> int:
             # They scroll, click and press keys with xdotool, which has no Wayland counterpart here.
             print(f"{measure} is not measured on Wayland")
             selected.discard(measure)
+    # Each step: the measures that select it, and what runs it. A step that fails is reported and
+    # the others still run: one broken measure must not cost the half hour of figures around it.
+    steps = [
+        ({"P1"}, lambda: fill_bench.measure(bench, RunningApp)),
+        ({"P3"}, bench.p3_reopen),
+        ({"P4"}, bench.p4_start),
+        ({"P4X"}, bench.p4_many_pins),
+        ({"P5"}, lambda: memory_bench.album_memory(bench, RunningApp, args.cycles)),
+        ({"P5V"}, lambda: memory_bench.viewer_memory(bench, RunningApp)),
+        ({"P6", "P7", "P7X"}, lambda: bench.tours({"P7x" if m == "P7X" else m for m in selected})),
+        ({"P8", "P9"}, lambda: network_bench.measure(bench, RunningApp)),
+        ({"P10"}, bench.album_bytes),
+        ({"P11"}, lambda: viewer_bench.measure(bench, RunningApp, floors.viewer)),
+        ({"P12"}, bench.album_map_tour),
+        ({"P13"}, bench.places_open),
+        ({"P16"}, lambda: phone_bench.measure(bench, RunningApp)),
+        ({"P14"}, lambda: rest_bench.measure(bench, RunningApp, args.rest_seconds, args.rest_runs)),
+    ]
+    failed: list[str] = []
     try:
         print(f"display: {args.display}; renderer: {bench.renderer()}")
-        if "P1" in selected:
-            results.update(fill_bench.measure(bench, RunningApp))
-        if "P3" in selected:
-            results.update(bench.p3_reopen())
-        if "P4" in selected:
-            results.update(bench.p4_start())
-        if "P4X" in selected:
-            results.update(bench.p4_many_pins())
-        if "P5" in selected:
-            results.update(memory_bench.album_memory(bench, RunningApp, args.cycles))
-        if "P5V" in selected:
-            results.update(memory_bench.viewer_memory(bench, RunningApp))
-        if selected & {"P6", "P7", "P7X"}:
-            results.update(bench.tours({"P7x" if m == "P7X" else m for m in selected}))
-        if selected & {"P8", "P9"}:
-            results.update(network_bench.measure(bench, RunningApp))
-        if "P10" in selected:
-            results.update(bench.album_bytes())
-        if "P11" in selected:
-            results.update(viewer_bench.measure(bench, RunningApp, floors.viewer))
-        if "P12" in selected:
-            results.update(bench.album_map_tour())
-        if "P13" in selected:
-            results.update(bench.places_open())
-        if "P14" in selected:
-            results.update(rest_bench.measure(bench, RunningApp, args.rest_seconds, args.rest_runs))
+        for measures, run in steps:
+            if selected & measures:
+                try:
+                    results.update(run())
+                except Exception:  # noqa: BLE001 - reported, and the bench exits non-zero
+                    failed.append(",".join(sorted(selected & measures)))
+                    traceback.print_exc()
     finally:
         bench.stop()
         if not args.keep:
@@ -116,7 +118,9 @@ def main() -> int:
           f"{os.getloadavg()[0]:.2f} at the end, {os.cpu_count()} CPUs")
     report.write_json(args.json, results, args.runs, app_binary(), seconds, load)
     print(f"JSON: {args.json}")
-    return 0
+    if failed:
+        print(f"FAILED: {'; '.join(failed)} (the tracebacks above)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -144,12 +144,14 @@ class BenchMeasures:
                     results[key] = result
         return results
 
-    def one_album_bytes(self, source: str, count: int, scale: int) -> tuple[int, int]:
+    def one_album_bytes(self, source: str, count: int, scale: int, window: tuple[int, int] | None = None,
+                        prefix: list[str] | None = None) -> tuple[int, int]:
+        """`window` and `prefix` (P16's phone: 360 × 720, `taskset -c 0`) or the bench's window."""
         dirs = self.fresh_dirs(f"p10-{source}-{count}-{scale}")
-        self.settings(dirs, source=source, photos=count)
+        self.settings(dirs, source=source, photos=count, window=window or self.window)
         with seed.connect(dirs.database) as db:
             pin = seed.add_pin(db, *seed.PARIS, stored=False)
-        app = RunningApp(self, dirs, {"GDK_SCALE": str(scale)})
+        app = RunningApp(self, dirs, {"GDK_SCALE": str(scale)}, prefix)
         try:
             self.settle(app)
             self.service.control("reset")

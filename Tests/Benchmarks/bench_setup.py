@@ -22,8 +22,17 @@ OBJECT_PATH = "/" + APP_ID.replace(".", "/")
 WINDOW = (960, 680)
 
 
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
 class RunningApp:
-    def __init__(self, bench: "BenchSetup", dirs: AppDirs, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(self, bench: "BenchSetup", dirs: AppDirs, extra_env: dict[str, str] | None = None,
+                 prefix: list[str] | None = None) -> None:
+        """`prefix` goes before the app's command (P16: `taskset -c 0`)."""
         self.trace = Trace(dirs.root / "trace.jsonl")
         # Runs may share a data folder; each starts with its own trace.
         self.trace.path.unlink(missing_ok=True)
@@ -32,7 +41,7 @@ class RunningApp:
         env.update(extra_env or {})
         self.log = open(dirs.root / "app.log", "ab")
         self.started = time.monotonic()
-        self.proc = subprocess.Popen([str(app_binary())], env=env, stdout=self.log, stderr=self.log, cwd=dirs.root)
+        self.proc = subprocess.Popen([*(prefix or []), str(app_binary())], env=env, stdout=self.log, stderr=self.log, cwd=dirs.root)
         self.first_frame = self.trace.wait("first_frame", timeout=30)["t"]
 
     def action(self, name: str, parameter: str | None = None, window: bool = False) -> None:
@@ -51,10 +60,7 @@ class RunningApp:
         self.action("open-pin", f"<int64 {pin_id}>")
 
     def rss_mb(self) -> float:
-        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+        return rss_mb(self.proc.pid)
 
     def stop(self) -> None:
         end_process(self.proc, timeout=15)
@@ -125,10 +131,11 @@ class BenchSetup:
 
     @staticmethod
     def settings(dirs: AppDirs, latitude: float = seed.PARIS[0], longitude: float = seed.PARIS[1],
-                 zoom: float = 10, source: str = "flickr", photos: int = 250) -> None:
+                 zoom: float = 10, source: str = "flickr", photos: int = 250,
+                 window: tuple[int, int] = WINDOW) -> None:
         dirs.write_settings(seenIntroduction=True, source=source, photosPerAlbum=photos,
                             mapLatitude=latitude, mapLongitude=longitude, mapZoom=zoom,
-                            windowWidth=WINDOW[0], windowHeight=WINDOW[1])
+                            windowWidth=window[0], windowHeight=window[1])
 
     def fresh_dirs(self, name: str) -> AppDirs:
         self.counter += 1

@@ -10,6 +10,10 @@
  * P14's floor (VT_TRACE_REST=1, without PLACES): the same map, left open after its first frame
  * with every frame traced, until the bench ends it.
  *
+ * P16's floor (a phone): VT_FLOOR_WINDOW=WIDTHxHEIGHT sizes the window as the app's settings size
+ * it, and VT_FLOOR_SETTLE=MS traces `settled` that long after the first frame (its tiles come in,
+ * as the app's do) and stays open until the bench, having read its memory, ends it.
+ *
  *     floor-start LATITUDE LONGITUDE ZOOM [PLACES]      (VT_TRACE=FILE: where the events go) */
 #include "floor_trace.h"
 #include <shumate/shumate.h>
@@ -21,6 +25,16 @@ static GApplication *application;
 static AdwNavigationView *navigation;
 
 static void quit(void) { g_application_quit(application); }
+
+static gboolean settled(gpointer data) {
+    (void)data;
+    trace_event("settled", NULL);
+    return G_SOURCE_REMOVE;
+}
+
+static void settle(void) {
+    g_timeout_add(atoi(g_getenv("VT_FLOOR_SETTLE")), settled, NULL);
+}
 static void rest(void) {
     GtkWindow *window = gtk_application_get_active_window(GTK_APPLICATION(application));
     if (window != NULL)
@@ -98,7 +112,11 @@ static void activate(GtkApplication *app, gpointer data) {
     trace_event("activated", NULL);
     GtkWidget *window = adw_application_window_new(app);
     gtk_window_set_title(GTK_WINDOW(window), "Floor");
-    gtk_window_set_default_size(GTK_WINDOW(window), 960, 680);
+    int width = 960, height = 680;
+    const char *size = g_getenv("VT_FLOOR_WINDOW");
+    if (size != NULL && sscanf(size, "%dx%d", &width, &height) != 2)
+        g_error("VT_FLOOR_WINDOW is WIDTHxHEIGHT, not %s", size);
+    gtk_window_set_default_size(GTK_WINDOW(window), width, height);
 
     const char *url = g_getenv("VT_TILE_URL");
     ShumateRasterRenderer *tiles = shumate_raster_renderer_new_from_url(
@@ -120,7 +138,10 @@ static void activate(GtkApplication *app, gpointer data) {
     }
 
     gtk_window_present(GTK_WINDOW(window));
-    trace_after_next_paint(window, "first_frame", places > 0 ? first_frame_painted : trace_resting() ? rest : quit);
+    void (*then)(void) = places > 0 ? first_frame_painted
+                         : trace_resting() ? rest
+                         : g_getenv("VT_FLOOR_SETTLE") != NULL ? settle : quit;
+    trace_after_next_paint(window, "first_frame", then);
 }
 
 int main(int argc, char **argv) {

@@ -47,6 +47,24 @@ def thread_cpu(pid: int) -> dict[str, float]:
     return found
 
 
+def memory_split(pid: int) -> dict[str, float]:
+    """The resident set in MB, in all and by kind (`/proc/PID/smaps`): the program's own file,
+    the shared libraries, other files (fonts, caches) and anonymous memory (heap, stacks)."""
+    program = Path(f"/proc/{pid}/exe").resolve()
+    split = {"total": 0.0, "program": 0.0, "libraries": 0.0, "files": 0.0, "anonymous": 0.0}
+    kind = "anonymous"
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        fields = line.split()
+        if "-" in fields[0] and len(fields) >= 5 and ":" in fields[3]:  # a mapping's first line
+            path = fields[5] if len(fields) >= 6 else ""
+            kind = ("program" if path == str(program) else "libraries" if ".so" in Path(path).name
+                    else "files" if path.startswith("/") else "anonymous")
+        elif fields[0] == "Rss:":
+            split[kind] += int(fields[1]) / 1024
+            split["total"] += int(fields[1]) / 1024
+    return {key: round(value, 1) for key, value in split.items()}
+
+
 def children_cpu() -> float:
     """CPU time of every child process this one has waited for (curl's, once it ended)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -199,6 +217,26 @@ class Floors:
                  {**env, "VT_TRACE": str(trace.path)}, directory)
         trace.wait("first_frame", timeout=0)
         return phases(trace, started)
+
+    def phone(self, latitude: float, longitude: float, zoom: float, directory: Path, env: dict[str, str],
+              prefix: list[str], settle_ms: int) -> tuple[float, dict[str, float]]:
+        """P16's floor: floor-start under `prefix` (`taskset -c 0`) and `env` (the phone's window
+        and scale); ms from process start to its first frame, and its memory (`memory_split`)
+        `settle_ms` after that frame."""
+        trace = Trace(directory / "floor-phone.jsonl")
+        trace.path.unlink(missing_ok=True)
+        started = time.monotonic()
+        with open(directory / "floor.log", "ab") as log:
+            proc = subprocess.Popen([*prefix, str(self.start_program), str(latitude), str(longitude), str(zoom)],
+                                    env={**env, "VT_TRACE": str(trace.path), "VT_FLOOR_SETTLE": str(settle_ms)},
+                                    stdout=log, stderr=log, cwd=directory)
+        try:
+            trace.wait("settled", timeout=60)
+            memory = memory_split(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+        return phases(trace, started)["first_frame"], memory
 
     def places(self, latitude: float, longitude: float, zoom: float, count: int, directory: Path,
                env: dict[str, str]) -> float:

@@ -23,7 +23,8 @@ NAMES = {
     "P11": "photo viewer: → to the next photo painted (p95 of 50), and to the sharper version; floors: floor-viewer, curl",
     "P12": "frame time p95 touring an album's Map view, 250 located photos; floor: the same album, no positions",
     "P13": "My Places with 2,000 pins: action → list painted, minus floor-start's 2,000-row list",
-    "P15": "CPU (all threads) of a 250-photo fill, and of a stored album's reopening; floors: curl + floor-grid",
+    "P15": "CPU (all threads) of a 250-photo fill, a stored album's reopening, a viewer page; floors: curl + floor-grid, curl + floor-viewer",
+    "P16": "a phone (one core, 360 × 720 at scale 2, 2,000 pins): start, memory, an album's bytes; floors: floor-start, smallest sizes",
     "P14": "at rest (map, album, hidden): CPU, wake-ups, frames; floors: floor-start, floor-grid album at rest",
 }
 

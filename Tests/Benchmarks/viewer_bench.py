@@ -7,7 +7,11 @@ sharper version replaces the album's copy.
   floor-viewer, the same files decoded beforehand, one GtkPicture, the same keys.
 - **P11 sharp**: the median time from a photo's `viewer_shown` to the end of the frame that shows
   its sharper version (`viewer_sharp_painted`), never fetched before, 40 ms added latency. Floor: curl fetching the same sharper versions one after
-  another on one connection (`time_total` each), as the app fetches them."""
+  another on one connection (`time_total` each), as the app fetches them.
+- **P15 viewer**: the processor time (every thread) of one viewer page, over the same 50 presses:
+  from the first → to the last photo's sharper version painted, divided by the presses. Floor:
+  curl's time for one sharper version (the same transfers, `RUSAGE_CHILDREN`) plus floor-viewer's
+  for one page over those sharper files (its decoding of each, and the presses that show them)."""
 from __future__ import annotations
 
 import sqlite3
@@ -16,7 +20,7 @@ import time
 from pathlib import Path
 
 import seed
-from floors import Floors
+from floors import Floors, children_cpu, threads
 from timing import Trace, percentile, summary
 
 PRESSES = 50
@@ -26,22 +30,35 @@ SHARP_SIZE = "1024x768"
 
 
 def measure(bench, running_app, floor_program: Path) -> dict:
-    frames, floor_frames, sharp, curl = [], [], [], []
+    frames, floor_frames, sharp, curl, cpu, floor_cpu = [], [], [], [], [], []
     for _ in range(bench.runs):
         dirs, pin, rows = album_with_sharper_versions(bench, PRESSES + 40)
         bench.service.control("latency", ms=40)
         try:
-            first, app_frames, app_sharp = run_app(bench, running_app, dirs, pin, [r[0] for r in rows])
+            first, app_frames, app_sharp, app_cpu = run_app(bench, running_app, dirs, pin, [r[0] for r in rows])
             shown = rows[first:first + PRESSES + 1]
             floor_frames.append(percentile(run_floor(bench, floor_program, dirs,
-                                                     [dirs.data_dir / "photos" / r[1] for r in shown]), 95))
+                                                     [dirs.data_dir / "photos" / r[1] for r in shown])[0], 95))
+            curl_before = children_cpu()
             curl.append(statistics.median(curl_times([r[2] for r in shown], dirs.root / "curl")))
+            curl_page = (children_cpu() - curl_before) / len(shown)
         finally:
             bench.service.control("latency", ms=0)
+        # The floor's pages show the sharper versions curl fetched, each decoded by floor-viewer.
+        sharper_files = [dirs.root / "curl" / f"{index}.jpg" for index in range(len(shown))]
+        _, viewer_page = run_floor(bench, floor_program, dirs, sharper_files, "floor-viewer-sharp")
         frames.append(percentile(app_frames, 95))
         sharp.append(statistics.median(app_sharp))
+        cpu.append(app_cpu * 1000)
+        floor_cpu.append((curl_page + viewer_page) * 1000)
     return {"P11 next": summary(frames, floor_frames, unit="ms", target=1.2),
-            "P11 sharp": summary(sharp, curl, unit="ms", target=1.2)}
+            "P11 sharp": summary(sharp, curl, unit="ms", target=1.2),
+            "P15 viewer": summary(cpu, floor_cpu, unit="ms", target=1.3)}
+
+
+def process_cpu(pid: int) -> float:
+    """Seconds on a CPU of `pid`'s live threads (schedstat's nanoseconds, not stat's 10 ms ticks)."""
+    return sum(seconds for _, seconds, _ in threads(pid).values())
 
 
 def album_with_sharper_versions(bench, count: int):
@@ -78,15 +95,16 @@ def open_viewer(bench, app, pin: int, ids: list[int]) -> int:
     return ids.index(opened["photo"])
 
 
-def run_app(bench, running_app, dirs, pin: int, ids: list[int]) -> tuple[int, list[float], list[float]]:
+def run_app(bench, running_app, dirs, pin: int, ids: list[int]) -> tuple[int, list[float], list[float], float]:
     """Opens a photo of the album and presses → 50 times; returns the position of the photo
-    opened, the frames (ms) and the times to each sharper version (ms)."""
+    opened, the frames (ms), the times to each sharper version (ms) and the seconds on a CPU
+    a page took (from the first → to the last sharper version painted, by the presses)."""
     app = running_app(bench, dirs)
     try:
         first = open_viewer(bench, app, pin, ids)
         if first + PRESSES >= len(ids):
             raise RuntimeError(f"the viewer opened photo {first}, too far down for {PRESSES} presses")
-        frames, sharp = [], []
+        frames, sharp, cpu_at_first_press = [], [], 0.0
         for press in range(PRESSES + 1):
             current, following = ids[first + press], ids[first + press + 1]
             shown = app.trace.wait("viewer_shown", count=press + 1, timeout=20)
@@ -98,21 +116,26 @@ def run_app(bench, running_app, dirs, pin: int, ids: list[int]) -> tuple[int, li
             # As the floor: the key 100 ms after the last frame. GDK paces frames at the refresh
             # rate, so a key 6 ms after the sharper version's frame waits 10 ms for its own.
             time.sleep(max(0.0, sharpened["t"] + 0.1 - time.monotonic()))
+            if press == 0:
+                cpu_at_first_press = process_cpu(app.proc.pid)
             bench.x.xdotool("key", "Right")
             handled = app.trace.wait("viewer_shown", count=press + 2, timeout=20)
             painted = wait_photo(app.trace, "viewer_picture_painted", following, after=handled["t"])
             if not painted.get("prefetched"):
                 raise RuntimeError(f"photo {following} was not decoded before → was pressed")
             frames.append((painted["t"] - handled["t"]) * 1000)
-        return first, frames, sharp
+        return first, frames, sharp, (process_cpu(app.proc.pid) - cpu_at_first_press) / PRESSES
     finally:
         app.stop()
 
 
-def run_floor(bench, program: Path, dirs, files: list[Path]) -> list[float]:
-    proc, trace = Floors.launch([str(program)], files, "floor-viewer", bench.environment(dirs), dirs.root)
+def run_floor(bench, program: Path, dirs, files: list[Path], name: str = "floor-viewer") -> tuple[list[float], float]:
+    """floor-viewer over `files`, → pressed 50 times: the frames (ms), and the seconds on a CPU
+    of one page (its share of the decoding, which floor-viewer does beforehand, and the presses)."""
+    proc, trace = Floors.launch([str(program)], files, name, bench.environment(dirs), dirs.root)
     try:
-        trace.wait("viewer_ready", timeout=60)
+        ready = trace.wait("viewer_ready", timeout=60)
+        cpu_at_ready = process_cpu(proc.pid)
         focus_window(bench, proc.pid)
         frames = []
         for press in range(PRESSES):
@@ -122,7 +145,8 @@ def run_floor(bench, program: Path, dirs, files: list[Path]) -> list[float]:
             frames.append((painted["t"] - handled["t"]) * 1000)
             # As long as the app's wait for its next neighbour, so both press at a similar pace.
             time.sleep(0.1)
-        return frames
+        pages = (process_cpu(proc.pid) - cpu_at_ready) / PRESSES
+        return frames, pages + ready["decode_cpu_ms"] / 1000 / len(files)
     finally:
         proc.terminate()
         proc.wait(timeout=10)
