@@ -10,7 +10,7 @@ from collections import Counter
 from PIL import Image
 
 from album_steps import drop_pin
-from harness import BUTTON, App, pixels, wait_for
+from harness import BUTTON, SANITIZED, App, pixels, wait_for
 
 
 def tile_palette(loopback) -> list[tuple[int, int, int]]:
@@ -146,3 +146,19 @@ def test_tiles_cached_for_one_tile_url_are_not_shown_for_another(launch, dirs, p
     wait_for_requests_again(loopback, first)
     assert {e["query"] for e in loopback.requests("tile")} == {"style=other"}
     wait_for_tiles_drawn(app, palette, tmp_path)
+
+
+def test_a_tile_that_would_take_gigabytes_is_not_decoded(launch, dirs, paris, loopback, tmp_path):
+    """A tile server's 20000 × 20000 PNG (48 kB on the wire, 400 MB to 1.6 GB decoded) is refused
+    from its header before any decoder sees it (TileSource.isTile, and tile_renderer.c again):
+    the other tiles are drawn and the app's memory stays a map's."""
+    palette = tile_palette(loopback)
+    loopback.control("reset")
+    loopback.control("fault", mode="huge_png", target="tile", count=3)
+    app = launch()
+    wait_for_tiles_drawn(app, palette, tmp_path)
+    with open(f"/proc/{app.proc.pid}/status") as status:
+        peak_kb = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+    # A map peaks near 200 MB here (more under AddressSanitizer); one bomb decoded is 1.6 GB.
+    assert peak_kb < (1200 if SANITIZED else 600) * 1024, f"peak {peak_kb} kB: a bomb tile was decoded"
+    assert app.proc.poll() is None
