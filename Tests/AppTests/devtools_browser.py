@@ -33,7 +33,8 @@ class Browser:
         binary = shutil.which("chromium")
         if not binary:
             raise HarnessError("chromium is missing")
-        self.log = open(workdir / "chromium.log", "w")
+        self.workdir = workdir
+        self.log = open(workdir / "chromium.log", "a")
         self._endpoint: str | None = None
         self._found = threading.Event()
         # Own process group: Chromium forks zygotes and helpers that must all go at the end.
@@ -156,6 +157,11 @@ class Browser:
         data = self.call("Page.captureScreenshot", format="png")["data"]
         path.write_bytes(base64.b64decode(data))
         return path
+
+    def restart(self) -> None:
+        """A new Chromium on the same page, for one that stopped answering."""
+        self.stop()
+        self.__init__(self.workdir, self.url, self.viewport)
 
     def stop(self) -> None:
         if self.ws is not None:
