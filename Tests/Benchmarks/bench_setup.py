@@ -22,13 +22,6 @@ OBJECT_PATH = "/" + APP_ID.replace(".", "/")
 WINDOW = (960, 680)
 
 
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise RuntimeError("no VmRSS")
-
-
 class RunningApp:
     def __init__(self, bench: "BenchSetup", dirs: AppDirs, extra_env: dict[str, str] | None = None,
                  prefix: list[str] | None = None) -> None:
@@ -60,7 +53,10 @@ class RunningApp:
         self.action("open-pin", f"<int64 {pin_id}>")
 
     def rss_mb(self) -> float:
-        return rss_mb(self.proc.pid)
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
 
     def stop(self) -> None:
         end_process(self.proc, timeout=15)

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 import seed
-from floors import Floors, children_cpu, threads
+from floors import Floors, children_cpu, thread_cpu
 from timing import Trace, percentile, summary
 
 PRESSES = 50
@@ -58,7 +58,7 @@ def measure(bench, running_app, floor_program: Path) -> dict:
 
 def process_cpu(pid: int) -> float:
     """Seconds on a CPU of `pid`'s live threads (schedstat's nanoseconds, not stat's 10 ms ticks)."""
-    return sum(seconds for _, seconds, _ in threads(pid).values())
+    return sum(thread_cpu(pid).values())
 
 
 def album_with_sharper_versions(bench, count: int):

@@ -79,10 +79,8 @@ public final class Texture: @unchecked Sendable {
                 // The header read here when it can be: where gdk-pixbuf hands its formats to glycin
                 // (GNOME 49 and later), gdk_pixbuf_get_file_info copies the whole file and
                 // decodes it in a loader process, as costly as the decode that follows.
-                if let head = Self.head(of: path), let size = ImageCheck.pixelSize(of: head),
-                   let w = Int32(exactly: size.width), let h = Int32(exactly: size.height) {
-                    (width, height) = (w, h)
-                    isJPEG = ImageCheck.signature(of: head.prefix(16)) == .jpeg
+                if let head = Self.head(of: path), let read = Self.size(of: head) {
+                    (width, height, isJPEG) = read
                     break
                 }
                 // The format gdk-pixbuf recognised as it read the size: no second read of the file.
@@ -91,13 +89,18 @@ public final class Texture: @unchecked Sendable {
                 defer { g_free(name) }
                 isJPEG = name.map { String(cString: $0) } == "jpeg"
             case .bytes(let data):
-                guard let size = ImageCheck.pixelSize(of: data), let w = Int32(exactly: size.width),
-                      let h = Int32(exactly: size.height) else { return nil }
-                (width, height) = (w, h)
-                isJPEG = ImageCheck.signature(of: data.prefix(16)) == .jpeg
+                guard let read = Self.size(of: data) else { return nil }
+                (width, height, isJPEG) = read
             }
             guard width > 0 && height > 0 else { return nil }
             return (width, height, isJPEG ? ImageCheck.maxJPEGPixels : ImageCheck.maxPixels)
+        }
+
+        /// The size in an image's header, and whether it is a JPEG.
+        static func size(of data: Data) -> (width: Int32, height: Int32, isJPEG: Bool)? {
+            guard let size = ImageCheck.pixelSize(of: data), let width = Int32(exactly: size.width),
+                  let height = Int32(exactly: size.height) else { return nil }
+            return (width, height, ImageCheck.signature(of: data.prefix(16)) == .jpeg)
         }
 
         /// A file's first 256 KB: a JPEG's frame header comes after its EXIF block (64 KB at
