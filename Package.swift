@@ -32,6 +32,11 @@ let package = Package(
         // (format, pixel size) that the model applies to downloads and GtkKit to tiles and textures.
         .target(name: "Translation", dependencies: ["CIntl"]),
         .target(name: "ImageSniffing"),
+        // Swift's global executor on threads that do not wake at rest, and sleeps that keep it so
+        // (libdispatch's global queues wake the process every second once used). CSwiftHooks
+        // declares the Swift runtime's hook for it.
+        .systemLibrary(name: "CSwiftHooks"),
+        .target(name: "Workers", dependencies: ["CSwiftHooks"]),
         // Places files read and written (GPX, KML, KMZ, GeoJSON): outside data, parsed with the
         // libraries made for it and refused whole when hostile. No store, no GTK.
         .target(name: "PlaceFiles", dependencies: ["CLibXML2", "CArchive"]),
@@ -45,7 +50,7 @@ let package = Package(
         // public declaration can expose a C type.
         .target(name: "GtkKit", dependencies: ["CShim", "Translation", "ImageSniffing"]),
         // The model: no GTK, builds and tests without a display.
-        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing", "PlaceFiles", "PhotoMetadata",
+        .target(name: "TouristModel", dependencies: ["Translation", "ImageSniffing", "PlaceFiles", "PhotoMetadata", "Workers",
                                                      .product(name: "GRDB", package: "GRDB.swift")]),
         // The model's interfaces done with the platform's libraries: its HTTPClient on libsoup
         // (SoupClient's session from GtkKit), its KeyStore in libsecret. CShim `internal` here too.
@@ -53,7 +58,7 @@ let package = Package(
         // Relative relocations packed (DT_RELR, glibc 2.36+): the static Swift runtime and
         // Foundation bring 85,000 of them, 2 MB the loader reads and keeps resident at start.
         .executableTarget(name: "VirtualTourist",
-                          dependencies: ["GtkKit", "Platform", "TouristModel", "Translation", "ImageSniffing"],
+                          dependencies: ["GtkKit", "Platform", "TouristModel", "Translation", "ImageSniffing", "Workers"],
                           linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
                                                         .when(platforms: [.linux]))]),
         // Fixtures/ holds data files and the program that wrote them (not a test source); the
@@ -67,6 +72,7 @@ let package = Package(
         .testTarget(name: "GtkKitTests", dependencies: ["GtkKit", "CShim", "Platform", "TouristModel",
                                                         "Translation", "ImageSniffing"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),
+        .testTarget(name: "WorkersTests", dependencies: ["Workers"]),
         // The app's own declarations (its key tables and the help made from them), without a display.
         .testTarget(name: "VirtualTouristTests", dependencies: ["VirtualTourist", "GtkKit", "TouristModel"],
                     swiftSettings: [.swiftLanguageMode(.v5)]),

@@ -85,7 +85,9 @@ def summary(values: list[float], floor: list[float] | None, unit: str, target: f
     if floor:
         if len(floor) != len(values):
             raise ValueError("a floor needs one run per run of the app")
-        ratios = [value / base if base > 0 else float("inf") for value, base in zip(values, floor)]
+        # Nothing against nothing (P14's wake-ups at rest) is a tie, not a division by zero.
+        ratios = [value / base if base > 0 else (1.0 if value == 0 else float("inf"))
+                  for value, base in zip(values, floor)]
         result.update(floor_runs=floor, floor=statistics.median(floor), floor_min=min(floor), floor_max=max(floor),
                       ratio_runs=ratios, ratio=statistics.median(ratios))
         result["met"] = result["ratio"] <= target

@@ -215,7 +215,7 @@ public final class Texture: @unchecked Sendable {
         let count = max(1, min(bands, Int(fitted.height) / 64))
         let rows = Int(fitted.height) / count
         let failed = Mutex(false)
-        DispatchQueue.concurrentPerform(iterations: count) { band in
+        inParallel(count) { band in
             let top = band * rows
             let bandRows = band == count - 1 ? Int(fitted.height) - top : rows
             let from = cairo_image_surface_create_for_data(memory.source, CAIRO_FORMAT_ARGB32, width, height, Int32(sourceStride))
@@ -241,6 +241,26 @@ public final class Texture: @unchecked Sendable {
         }
         guard !failed.withLock({ $0 }) else { return nil }
         return Texture(taking: gdk_memory_texture_new(fitted.width, fitted.height, memoryFormat, bytes, gsize(stride)))
+    }
+
+    /// `body(index)` for each index below `count` at once, on a thread each (0 on the caller's).
+    /// Not `DispatchQueue.concurrentPerform`: libdispatch's global queues, which it uses, start a
+    /// monitor that wakes the app every second from then on (see `Workers.WorkerPool`); the
+    /// threads of serial queues are not monitored.
+    private static func inParallel(_ count: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let shared = SharedBody(run: body)
+            let others = DispatchGroup()
+            for index in 1..<max(1, count) {
+                DispatchQueue(label: "io.github.virtualtourist.band").async(group: others) { shared.run(index) }
+            }
+            body(0)
+            others.wait()   // so `body` never outlives this call
+        }
+    }
+
+    private struct SharedBody: @unchecked Sendable {
+        let run: (Int) -> Void
     }
 
     /// The pixels the bands share: read by all, and written each in rows no other band writes.

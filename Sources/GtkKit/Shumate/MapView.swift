@@ -64,9 +64,9 @@ public final class MapView: Widget {
         replaceTileLayer()
         // The window's last frame still holds the old tiles' textures until it draws again. The
         // trim walks every arena: off the main thread, which is drawing the page that covers it.
-        Task.detached(priority: .utility) {
-            try? await Task.sleep(for: .milliseconds(200))
-            vt_tile_renderer_return_memory()
+        MainLoop.timeout(milliseconds: 200) {
+            Task.detached(priority: .utility) { vt_tile_renderer_return_memory() }
+            return false
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Workers
 
 /// Writes finished downloads to the store in batches: whatever arrived while the previous batch
 /// was written, or within `gathering` of the first, goes into one transaction, up to `batchSize`.
@@ -61,7 +62,7 @@ public final class PhotoSaver {
         isScheduled = true
         let gather = queue.count < batchSize && !queue.contains { foreground.contains($0.owner) }
         Task { @MainActor [weak self, gathering] in
-            if gather { try? await Task.sleep(for: gathering) }
+            if gather { try? await Timers.sleep(for: gathering) }
             guard let self else { return }
             self.isScheduled = false
             if self.isPaused { return }

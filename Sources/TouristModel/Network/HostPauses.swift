@@ -1,4 +1,5 @@
 import Foundation
+import Workers
 import Translation
 
 /// Hosts that asked the app to slow down. Wikimedia (since March 2026, for clients without an
@@ -77,7 +78,7 @@ public final class HostPauses {
         pauses[host] = pause
         wakers[host]?.cancel()
         wakers[host] = Task { [weak self] in
-            try? await Task.sleep(until: pause.until, clock: .continuous)
+            try? await Timers.sleep(until: pause.until)
             if !Task.isCancelled { self?.ended(host) }
         }
         notify(host)
@@ -100,7 +101,7 @@ public final class HostPauses {
         guard pause.until <= .now else {
             // Woken a moment early: the requests still wait for the time asked.
             wakers[host] = Task { [weak self] in
-                try? await Task.sleep(until: pause.until, clock: .continuous)
+                try? await Timers.sleep(until: pause.until)
                 if !Task.isCancelled { self?.ended(host) }
             }
             return

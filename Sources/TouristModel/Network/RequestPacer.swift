@@ -1,4 +1,5 @@
 import Foundation
+import Workers
 
 /// Spaces the requests to one host: each goes out at least `interval` after the server surely
 /// had the previous one, in the order they were asked for. Nominatim allows one request a second
@@ -44,7 +45,7 @@ public final class RequestPacer {
         do {
             // Checked again after each sleep: an answer that came meanwhile moves the time on.
             while let last = lastContact, ContinuousClock.now < last + interval {
-                try await Task.sleep(until: last + interval, clock: .continuous)
+                try await Timers.sleep(until: last + interval)
             }
             try Task.checkCancellation()
         } catch {
