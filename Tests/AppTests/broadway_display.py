@@ -57,7 +57,7 @@ class BroadwayDisplay:
     def __init__(self, workdir: Path, runtime_dir: Path) -> None:
         if not shutil.which("gtk4-broadwayd"):
             raise HarnessError("gtk4-broadwayd is missing (package libgtk-4-bin)")
-        self.runtime_dir = runtime_dir
+        self.workdir, self.runtime_dir = workdir, runtime_dir
         self.log = open(workdir / "broadwayd.log", "ab")
         self.proc: subprocess.Popen | None = None
         # Another run may take the number or the port between our check and the daemon's
@@ -111,6 +111,18 @@ class BroadwayDisplay:
     def env(self) -> dict[str, str]:
         return {"GDK_BACKEND": "broadway", "BROADWAY_DISPLAY": f":{self.number}",
                 "XDG_RUNTIME_DIR": str(self.runtime_dir)}
+
+    def state(self) -> str:
+        """Whether the daemon still runs, and the end of its log (for a page that stopped answering)."""
+        status = "running" if self.proc.poll() is None else f"exited with {self.proc.returncode}"
+        self.log.flush()
+        tail = (self.workdir / "broadwayd.log").read_bytes()[-2000:].decode(errors="replace")
+        return f"gtk4-broadwayd :{self.number} {status}; its log ends:\n{tail}"
+
+    def restart(self) -> None:
+        """A new daemon, on a display number and port of its own."""
+        self.stop()
+        self.__init__(self.workdir, self.runtime_dir)
 
     def stop(self) -> None:
         _stop(self.proc)

@@ -30,12 +30,22 @@ pytest.register_assert_rewrite("album_steps")
 PARIS = {"mapLatitude": 48.8584, "mapLongitude": 2.2945, "mapZoom": 10}
 
 
+def pytest_collection_modifyitems(items):
+    # A touch test that met a page that stopped answering (BrowserHang, devtools_browser.py) runs
+    # once more on a new daemon and browser (pytest-rerunfailures); any other failure stands.
+    for item in items:
+        if "touch_app" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.flaky(reruns=1, only_rerun=["BrowserHang"]))
+
+
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     # Lets fixtures know whether the test failed, to keep a screenshot and the app log.
     outcome = yield
     report = outcome.get_result()
     setattr(item, f"report_{report.when}", report)
+    if call.excinfo is not None and call.excinfo.typename == "BrowserHang":
+        item.browser_hang = True
 
 
 @pytest.fixture(scope="session")
@@ -192,6 +202,8 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
         try:
             app.wait_for_map()
         except AssertionError as error:
+            if type(error).__name__ == "BrowserHang":
+                raise
             # Seen now and then: the window is up but its map never asks for a single tile.
             raise AssertionError(f"{error}\n{len(loopback.requests('tile'))} tile requests reached "
                                  f"the loopback service") from None
@@ -201,8 +213,13 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
 
     failed = any(getattr(request.node, f"report_{when}", None) is not None
                  and getattr(request.node, f"report_{when}").failed for when in ("setup", "call"))
-    if failed and any(app.running for app in apps):
-        print(f"\nscreenshot at failure: {browser.screenshot(tmp_path / 'failure.png')}")
+    hung = getattr(request.node, "browser_hang", False)
+    if failed and not hung and any(app.running for app in apps):
+        try:
+            print(f"\nscreenshot at failure: {browser.screenshot(tmp_path / 'failure.png')}")
+        except AssertionError as error:   # the page stopped answering now
+            print(f"\nno screenshot: {error}")
+            hung = True
     for app in apps:
         app.kill()
     if failed and apps:
@@ -210,13 +227,19 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
     # The next test's window must not be confused with this one's: a fresh page shows only
     # what the daemon still has (see Browser.reload).
     try:
+        if hung:
+            # A reload can seem to work on a page that hung, which then hangs again.
+            raise AssertionError("the test met a page that stopped answering")
         browser.reload()
         wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
                  message="the app's surfaces to leave the page")
     except Exception as error:  # noqa: BLE001 - any way the page fails to answer
-        # Seen once on GTK 4.24: Chromium stopped answering DevTools for 30 s as an album opened,
-        # and every later test of the module then failed on the dead page. The test that met it
-        # has failed already; the next ones get a new Chromium.
-        print(f"\nthe browser stopped answering ({error!r}): restarted")
-        browser.restart()
+        # Seen on GTK 4.24 in full CI runs: Chromium stopped answering DevTools for 30 s as an
+        # album opened, or, once, a fresh Chromium's page could not connect to the daemon. The
+        # test that met it has failed already (and runs again, see BrowserHang); the next ones
+        # get a new daemon and a new Chromium.
+        print(f"\nthe page stopped answering ({error!r}); {broadway.state()}\n"
+              f"Chromium's log ends:\n{browser.log_tail()}\nboth restarted")
+        broadway.restart()
+        browser.restart(broadway.url)
     fail_on_crash(apps)
