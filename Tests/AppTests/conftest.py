@@ -191,7 +191,7 @@ def browser(session_dir, broadway):
 def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
     """touch_app(env) -> a started app on the Broadway display, its map showing; stopped after
     the test (a screenshot and the app's log are kept when the test failed)."""
-    from touch import BroadwayApp
+    from touch import BroadwayApp, BrowserHang
     apps: list[BroadwayApp] = []
 
     def start(env: dict[str, str] | None = None) -> BroadwayApp:
@@ -201,9 +201,9 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
         app.start()
         try:
             app.wait_for_map()
+        except BrowserHang:
+            raise
         except AssertionError as error:
-            if type(error).__name__ == "BrowserHang":
-                raise
             # Seen now and then: the window is up but its map never asks for a single tile.
             raise AssertionError(f"{error}\n{len(loopback.requests('tile'))} tile requests reached "
                                  f"the loopback service") from None
@@ -213,32 +213,33 @@ def touch_app(request, broadway, browser, dirs, loopback, tmp_path):
 
     failed = any(getattr(request.node, f"report_{when}", None) is not None
                  and getattr(request.node, f"report_{when}").failed for when in ("setup", "call"))
-    hung = getattr(request.node, "browser_hang", False)
+    # Why the page must be replaced, if it must: a reload can seem to work on a page that hung,
+    # which then hangs again.
+    hung = "the test met a page that stopped answering" if getattr(request.node, "browser_hang", False) else None
     if failed and not hung and any(app.running for app in apps):
         try:
             print(f"\nscreenshot at failure: {browser.screenshot(tmp_path / 'failure.png')}")
         except AssertionError as error:   # the page stopped answering now
-            print(f"\nno screenshot: {error}")
-            hung = True
+            hung = repr(error)
     for app in apps:
         app.kill()
     if failed and apps:
         print(f"app log ({apps[-1].log_path}):\n{apps[-1].log_tail(60)}")
     # The next test's window must not be confused with this one's: a fresh page shows only
     # what the daemon still has (see Browser.reload).
-    try:
-        if hung:
-            # A reload can seem to work on a page that hung, which then hangs again.
-            raise AssertionError("the test met a page that stopped answering")
-        browser.reload()
-        wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
-                 message="the app's surfaces to leave the page")
-    except Exception as error:  # noqa: BLE001 - any way the page fails to answer
+    if not hung:
+        try:
+            browser.reload()
+            wait_for(lambda: not browser.evaluate("Object.values(surfaces).some(s => s.visible)"), 10,
+                     message="the app's surfaces to leave the page")
+        except Exception as error:  # noqa: BLE001 - any way the page fails to answer
+            hung = repr(error)
+    if hung:
         # Seen on GTK 4.24 in full CI runs: Chromium stopped answering DevTools for 30 s as an
         # album opened, or, once, a fresh Chromium's page could not connect to the daemon. The
         # test that met it has failed already (and runs again, see BrowserHang); the next ones
         # get a new daemon and a new Chromium.
-        print(f"\nthe page stopped answering ({error!r}); {broadway.state()}\n"
+        print(f"\nthe page stopped answering ({hung}); {broadway.state()}\n"
               f"Chromium's log ends:\n{browser.log_tail()}\nboth restarted")
         broadway.restart()
         browser.restart(broadway.url)

@@ -29,12 +29,12 @@ from pathlib import Path
 
 from broadway_display import BroadwayDisplay, free_port
 from broadway_scene import Box, MapView, Picture, Scene, locate_map
-from devtools_browser import VIEWPORT, Browser, DevToolsError
+from devtools_browser import VIEWPORT, Browser, BrowserHang, DevToolsError
 from harness import AppProcess, wait_for
 from touch_screen import FRAME, Point, TouchScreen
 
 __all__ = ["BroadwayDisplay", "free_port", "Box", "MapView", "Picture", "Scene", "locate_map", "VIEWPORT",
-           "Browser", "DevToolsError", "FRAME", "Point", "TouchScreen", "BroadwayApp"]
+           "Browser", "BrowserHang", "DevToolsError", "FRAME", "Point", "TouchScreen", "BroadwayApp"]
 
 
 class BroadwayApp(AppProcess):
