@@ -39,6 +39,28 @@ final class PhotoMarksTests: XCTestCase {
         XCTAssertEqual(PhotoMarks(photos: [photo(5, metresNorth: nil)], zoom: 14, selected: 5).marks, [])
     }
 
+    /// Marks made after others (their grouping reused when nothing moved) are the marks made
+    /// afresh, whatever changed: a photo's state, a place, the zoom, the selection, a photo more.
+    func testMarksMadeAfterOthersAreTheMarksMadeAfresh() {
+        let before = [photo(1, metresNorth: 0), photo(2, metresNorth: 10), photo(3, metresNorth: 1000)]
+        var retitled = before
+        retitled[0].title = "Renamed"
+        var moved = before
+        moved[1].latitude = pin.latitude + 2000 / 111_320
+        let changes: [([Photo], Double, Int64?)] = [
+            (before, 14, nil), (retitled, 14, nil), (moved, 14, nil), (before, 20, nil), (before, 14, 2),
+            (before + [photo(4, metresNorth: 5)], 14, nil), (Array(before.dropFirst()), 14, nil),
+        ]
+        let previous = PhotoMarks(photos: before, zoom: 14)
+        for (photos, zoom, selected) in changes {
+            let fresh = PhotoMarks(photos: photos, zoom: zoom, selected: selected)
+            let after = PhotoMarks(photos: photos, zoom: zoom, selected: selected, after: previous)
+            XCTAssertEqual(after.marks, fresh.marks, "zoom \(zoom), selected \(String(describing: selected)), \(photos.map(\.id))")
+        }
+        XCTAssertEqual(PhotoMarks(photos: retitled, zoom: 14, after: previous).marks.first?.photo.title, "Renamed")
+        XCTAssertEqual(PhotoMarks(photos: moved, zoom: 14, after: previous).marks.map(\.count), [1, 1, 1])
+    }
+
     func testOddZoomsDoNotTrap() {
         let photos = [photo(1, metresNorth: 0), photo(2, metresNorth: 10)]
         for zoom: Double in [-.infinity, .nan, .infinity, -5, 99] {

@@ -74,4 +74,39 @@ final class StoredValueTests: XCTestCase {
             return pin
         })
     }
+
+    /// Rows are read by where each column is in their statement, worked out once per column
+    /// list: any order, any case, a repeated name (the leftmost wins, as GRDB's lookup) and
+    /// statements taking turns must all read the same photo.
+    func testAPhotoReadsTheSameWhateverItsColumnsOrder() throws {
+        var stored = try store.photos(pinId: pin.id!)[1]
+        stored.taken = TakenDate(year: 1936, month: 5, day: 1)
+        stored.title = "Quai"
+        try store.writer.write { db in try stored.update(db) }
+        let columns = try store.writer.read { db in try db.columns(in: "photo").map(\.name) }
+        let reversed = columns.reversed().joined(separator: ", ")
+        let shouted = columns.map { $0.uppercased() }.joined(separator: ", ")
+        try store.writer.read { db in
+            for _ in 0..<2 {
+                for sql in ["SELECT * FROM photo WHERE id = ?",
+                            "SELECT \(reversed) FROM photo WHERE id = ?",
+                            "SELECT \(shouted) FROM photo WHERE id = ?",
+                            "SELECT id, 'other' AS title, * FROM photo WHERE id = ?"] {
+                    let read = try XCTUnwrap(try Photo.fetchOne(db, sql: sql, arguments: [stored.id]), sql)
+                    if sql.contains("'other'") {
+                        XCTAssertEqual(read.title, "other", sql)
+                        XCTAssertEqual(read.taken, stored.taken, sql)
+                    } else {
+                        XCTAssertEqual(read, stored, sql)
+                    }
+                }
+            }
+            // A list without some columns reads them as missing, not as another list's.
+            let bare = try XCTUnwrap(try Photo.fetchOne(db, sql: "SELECT id, pin_id FROM photo WHERE id = ?",
+                                                        arguments: [stored.id]))
+            XCTAssertEqual(bare.id, stored.id)
+            XCTAssertEqual(bare.title, "")
+            XCTAssertNil(bare.taken)
+        }
+    }
 }

@@ -7,64 +7,168 @@ public enum PhotoState: String, Codable, Sendable {
 }
 
 /// One photo of a pin's album. `fileName` is generated locally, never taken from the network.
+///
+/// A value, whose columns live in one shared box until a copy changes them: an album's 250
+/// photos are copied into every state the album page is shown, into its map's marks and into
+/// each comparison of one state with the next, and copying twenty columns (a dozen of them
+/// strings) each time was most of what an arriving photo cost the main thread.
 public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
-    public var id: Int64?
-    public var pinId: Int64
+    /// The stored columns.
+    struct Values: Codable, Hashable, Sendable {
+        var id: Int64?
+        var pinId: Int64
+        var position: Int
+        var source: String
+        var sourceId: String
+        var remoteURL: String
+        var largeURL: String?
+        var pageURL: String?
+        var fileName: String?
+        var title: String
+        var author: String
+        var license: String
+        var width: Int?
+        var height: Int?
+        var latitude: Double?
+        var longitude: Double?
+        var taken: TakenDate?
+        var isPanorama: Bool
+        var state: PhotoState
+        var failure: String?
+
+        typealias CodingKeys = Photo.CodingKeys
+    }
+
+    /// Changed only while uniquely referenced (`values`' accessor), so copies never see it change.
+    private final class Storage: @unchecked Sendable {
+        var values: Values
+        init(_ values: Values) { self.values = values }
+    }
+
+    private var storage: Storage
+
+    /// Every column, copied out of the shared box before the first change.
+    private var values: Values {
+        get { storage.values }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.values) }
+            yield &storage.values
+        }
+    }
+
+    public var id: Int64? {
+        get { storage.values.id }
+        set { values.id = newValue }
+    }
+    public var pinId: Int64 {
+        get { storage.values.pinId }
+        set { values.pinId = newValue }
+    }
     /// Order in the album, 0-based.
-    public var position: Int
+    public var position: Int {
+        get { storage.values.position }
+        set { values.position = newValue }
+    }
     /// "flickr" | "commons" | "yours" (the user's own, `YourPhoto.source`)
-    public var source: String
-    public var sourceId: String
+    public var source: String {
+        get { storage.values.source }
+        set { values.source = newValue }
+    }
+    public var sourceId: String {
+        get { storage.values.sourceId }
+        set { values.sourceId = newValue }
+    }
     /// The image to download.
-    public var remoteURL: String
+    public var remoteURL: String {
+        get { storage.values.remoteURL }
+        set { values.remoteURL = newValue }
+    }
     /// A large version for the photo viewer, fetched when it is shown (nil: the album's is it).
-    public var largeURL: String?
+    public var largeURL: String? {
+        get { storage.values.largeURL }
+        set { values.largeURL = newValue }
+    }
     /// Web page of the photo.
-    public var pageURL: String?
+    public var pageURL: String? {
+        get { storage.values.pageURL }
+        set { values.pageURL = newValue }
+    }
     /// Local file in the store's photos directory.
-    public var fileName: String?
-    public var title: String
-    public var author: String
-    public var license: String
-    public var width: Int?
-    public var height: Int?
+    public var fileName: String? {
+        get { storage.values.fileName }
+        set { values.fileName = newValue }
+    }
+    public var title: String {
+        get { storage.values.title }
+        set { values.title = newValue }
+    }
+    public var author: String {
+        get { storage.values.author }
+        set { values.author = newValue }
+    }
+    public var license: String {
+        get { storage.values.license }
+        set { values.license = newValue }
+    }
+    public var width: Int? {
+        get { storage.values.width }
+        set { values.width = newValue }
+    }
+    public var height: Int? {
+        get { storage.values.height }
+        set { values.height = newValue }
+    }
     /// Where the photo was taken, when its source said.
-    public var latitude: Double?
-    public var longitude: Double?
+    public var latitude: Double? {
+        get { storage.values.latitude }
+        set { values.latitude = newValue }
+    }
+    public var longitude: Double? {
+        get { storage.values.longitude }
+        set { values.longitude = newValue }
+    }
     /// When the photo was taken, when its source said.
-    public var taken: TakenDate?
+    public var taken: TakenDate? {
+        get { storage.values.taken }
+        set { values.taken = newValue }
+    }
     /// A 360° picture (Panoramax), shown flat: the album and the viewer say so.
-    public var isPanorama: Bool
-    public var state: PhotoState
+    public var isPanorama: Bool {
+        get { storage.values.isPanorama }
+        set { values.isPanorama = newValue }
+    }
+    public var state: PhotoState {
+        get { storage.values.state }
+        set { values.state = newValue }
+    }
     /// Why the download failed, for the user (only while `state` is failed).
-    public var failure: String?
+    public var failure: String? {
+        get { storage.values.failure }
+        set { values.failure = newValue }
+    }
 
     public init(id: Int64? = nil, pinId: Int64, position: Int, source: String, sourceId: String,
                 remoteURL: String, largeURL: String? = nil, pageURL: String? = nil, fileName: String? = nil,
                 title: String = "", author: String = "", license: String = "",
                 width: Int? = nil, height: Int? = nil, coordinate: Coordinate? = nil, taken: TakenDate? = nil,
                 isPanorama: Bool = false, state: PhotoState = .pending, failure: String? = nil) {
-        self.id = id
-        self.pinId = pinId
-        self.position = position
-        self.source = source
-        self.sourceId = sourceId
-        self.remoteURL = remoteURL
-        self.largeURL = largeURL
-        self.pageURL = pageURL
-        self.fileName = fileName
-        self.title = title
-        self.author = author
-        self.license = license
-        self.width = width
-        self.height = height
-        self.latitude = coordinate?.latitude
-        self.longitude = coordinate?.longitude
-        self.taken = taken
-        self.isPanorama = isPanorama
-        self.state = state
-        self.failure = failure
+        storage = Storage(Values(id: id, pinId: pinId, position: position, source: source, sourceId: sourceId,
+                              remoteURL: remoteURL, largeURL: largeURL, pageURL: pageURL, fileName: fileName,
+                              title: title, author: author, license: license, width: width, height: height,
+                              latitude: coordinate?.latitude, longitude: coordinate?.longitude, taken: taken,
+                              isPanorama: isPanorama, state: state, failure: failure))
     }
+
+    /// Copies sharing a box are equal without comparing their columns.
+    public static func == (a: Photo, b: Photo) -> Bool {
+        a.storage === b.storage || a.storage.values == b.storage.values
+    }
+
+    public func hash(into hasher: inout Hasher) { storage.values.hash(into: &hasher) }
+
+    public init(from decoder: any Decoder) throws { storage = Storage(try Values(from: decoder)) }
+
+    public func encode(to encoder: any Encoder) throws { try storage.values.encode(to: encoder) }
 
     // Explicit names: "remote_url" would decode back as "remoteUrl" with GRDB's snake-case strategy.
     enum CodingKeys: String, CodingKey {

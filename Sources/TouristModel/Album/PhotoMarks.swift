@@ -18,13 +18,31 @@ public struct PhotoMarks: Sendable, Equatable {
 
     public let marks: [Mark]
 
+    /// What the grouping was worked out from, and its groups (indexes into `places`).
+    private struct Place: Equatable {
+        let id: Int64?
+        let coordinate: Coordinate
+    }
+    private let places: [Place]
+    private let level: Double
+    private let groups: [[Int]]
+
     /// `photos` in album order (those without a position are left out); `selected`: a photo id.
-    public init(photos: [Photo], zoom: Double, selected: Int64? = nil) {
+    /// With `previous`, its grouping is reused when the same photos are in the same places at
+    /// the same zoom: an album's map is regrouped for every photo that arrives, and arriving
+    /// moves no photo.
+    public init(photos: [Photo], zoom: Double, selected: Int64? = nil, after previous: PhotoMarks? = nil) {
         let located = photos.compactMap { photo in photo.coordinate.map { (photo, $0) } }
             .filter { $0.0.id != selected }
-        let level = zoom.isFinite ? min(max(zoom, 0), 22) : 0
-        let points = located.map { PinClusters.project($0.1, zoom: level) }
-        var marks = PinClusters.groupPoints(points, cellSize: Self.cellSize).map { members in
+        level = zoom.isFinite ? min(max(zoom, 0), 22) : 0
+        places = located.map { Place(id: $0.0.id, coordinate: $0.1) }
+        if let previous, previous.level == level, previous.places == places {
+            groups = previous.groups
+        } else {
+            groups = PinClusters.groupPoints(places.map { [level] in PinClusters.project($0.coordinate, zoom: level) },
+                                             cellSize: Self.cellSize)
+        }
+        var marks = groups.map { members in
             let (photo, coordinate) = located[members[0]]
             return Mark(photo: photo, coordinate: coordinate, count: members.count, isSelected: false)
         }
@@ -33,6 +51,9 @@ public struct PhotoMarks: Sendable, Equatable {
         }
         self.marks = marks
     }
+
+    /// The marks alike: how they were worked out does not matter.
+    public static func == (a: PhotoMarks, b: PhotoMarks) -> Bool { a.marks == b.marks }
 
     /// The smallest box holding every located photo and `around`, or nil when no photo has a place.
     public static func bounds(of photos: [Photo], around center: Coordinate)

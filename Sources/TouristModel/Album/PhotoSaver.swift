@@ -4,8 +4,10 @@ import Workers
 /// Writes finished downloads to the store in batches: whatever arrived while the previous batch
 /// was written, or within `gathering` of the first, goes into one transaction, up to `batchSize`.
 /// A burst of downloads then costs commits (each an fsync of the WAL) in proportion to the time
-/// it takes or to photos / batch, not to photos. The album on screen goes first: its photos are
-/// written at once and never wait behind a burst of prefetches' photos.
+/// it takes or to photos / batch, not to photos. The album on screen goes first: its photos never
+/// wait behind a burst of prefetches' photos, and wait for each other only `foregroundGathering`
+/// (they are shown from their files meanwhile; each commit makes the album's observation read
+/// the whole album again, which, one photo a commit, was a third of a fill's processor time).
 @MainActor
 public final class PhotoSaver {
     private struct Item {
@@ -19,6 +21,8 @@ public final class PhotoSaver {
     public let batchSize: Int
     /// How long prefetches' photos wait for others to share their transaction.
     public let gathering: Duration
+    /// How long the album on screen's photos do: about a frame.
+    public let foregroundGathering: Duration
     /// Called after each batch is written: how many photos it held (for the trace).
     public var onBatch: ((Int) -> Void)?
     private var queue: [Item] = []
@@ -26,9 +30,11 @@ public final class PhotoSaver {
     private var isWriting = false
     private var isScheduled = false
 
-    public init(batchSize: Int = 32, gathering: Duration = .milliseconds(50)) {
+    public init(batchSize: Int = 32, gathering: Duration = .milliseconds(50),
+                foregroundGathering: Duration = .milliseconds(16)) {
         self.batchSize = max(1, batchSize)
         self.gathering = gathering
+        self.foregroundGathering = min(foregroundGathering, gathering)
     }
 
     /// Outcomes waiting for a batch.
@@ -55,14 +61,15 @@ public final class PhotoSaver {
     }
 
     /// The next batch starts once the main actor has run what is ready now, so outcomes arriving
-    /// together share it, and, unless the album on screen is waiting or the batch is full, after
-    /// `gathering`; while a batch is written, the next one collects.
+    /// together share it, and, unless the batch is full, after `gathering` (`foregroundGathering`
+    /// when the album on screen is waiting); while a batch is written, the next one collects.
     private func scheduleBatch() {
         guard !isPaused, !isWriting, !isScheduled, !queue.isEmpty else { return }
         isScheduled = true
-        let gather = queue.count < batchSize && !queue.contains { foreground.contains($0.owner) }
-        Task { @MainActor [weak self, gathering] in
-            if gather { try? await Timers.sleep(for: gathering) }
+        let wait: Duration = queue.count >= batchSize ? .zero
+            : queue.contains { foreground.contains($0.owner) } ? foregroundGathering : gathering
+        Task { @MainActor [weak self] in
+            if wait > .zero { try? await Timers.sleep(for: wait) }
             guard let self else { return }
             self.isScheduled = false
             if self.isPaused { return }

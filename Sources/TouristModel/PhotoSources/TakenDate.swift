@@ -8,10 +8,10 @@ public struct TakenDate: Sendable, Hashable, Comparable, Codable {
     public let day: Int?
 
     /// Years a photograph can have been taken in: the first surviving photographs are from the
-    /// 1820s; a year ahead of today is a clock or a typo.
-    static var years: ClosedRange<Int> {
-        1820...(Calendar(identifier: .gregorian).component(.year, from: Date()) + 1)
-    }
+    /// 1820s; a year ahead of today is a clock or a typo. Today's year as the process started:
+    /// every stored photo's date is checked against it, and a calendar made for each took a
+    /// tenth of an album's reading.
+    static let years: ClosedRange<Int> = 1820...(Calendar(identifier: .gregorian).component(.year, from: Date()) + 1)
 
     public init?(year: Int, month: Int? = nil, day: Int? = nil) {
         guard Self.years.contains(year) else { return nil }
@@ -30,11 +30,14 @@ public struct TakenDate: Sendable, Hashable, Comparable, Codable {
         }
     }
 
-    /// "1936", "1936-05" or "1936-05-01".
+    /// "1936", "1936-05" or "1936-05-01" (written by hand: `String(format:)` goes through a
+    /// locale, and every stored photo's date is read back through this).
     public var text: String {
-        var text = String(format: "%04d", year)
-        if let month { text += String(format: "-%02d", month) }
-        if let day { text += String(format: "-%02d", day) }
+        var text = String(year)  // 1820 and later: always four digits
+        for part in [month, day] {
+            guard let part else { break }
+            text += part < 10 ? "-0\(part)" : "-\(part)"
+        }
         return text
     }
 

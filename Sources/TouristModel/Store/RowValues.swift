@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Reads columns of a stored row without trusting them, and never throws: one odd row must not
 /// make a whole album or map unreadable. The database file is outside data too
@@ -7,23 +8,16 @@ import GRDB
 /// trap on a value of the wrong type, and a value that fits Int can still overflow later
 /// (positions are shifted by one). Types are converted leniently, numbers range-checked.
 struct RowValues {
-    /// Each column's value by lower-case name (SQLite's names are case-insensitive), read in one
-    /// pass: an album's observation reads every photo row after each download, and looking each
-    /// column up by name in the row was a third of that read.
-    private let values: [String: DatabaseValue]
+    private let row: Row
+    private let layout: RowLayout
 
     init(row: Row) {
-        var values = [String: DatabaseValue](minimumCapacity: row.count)
-        // The leftmost column of a name wins, as in GRDB's own lookup.
-        for (column, value) in row {
-            let name = column.lowercased()
-            if values[name] == nil { values[name] = value }
-        }
-        self.values = values
+        self.row = row
+        layout = RowLayout.of(row)
     }
 
     /// A missing column reads as NULL instead of a GRDB fatal error.
-    func value(_ column: String) -> DatabaseValue { values[column] ?? .null }
+    func value(_ column: String) -> DatabaseValue { layout.indexes[column].map { row[$0] } ?? .null }
 
     func int64(_ column: String) -> Int64? { Self.int64(value(column)) }
     func int(_ column: String, in range: ClosedRange<Int>) -> Int? { Self.int(value(column), in: range) }
@@ -67,6 +61,46 @@ struct RowValues {
         case .blob(let data): return String(decoding: data, as: UTF8.self)
         case .null: return nil
         }
+    }
+}
+
+/// Where each column of a statement's rows is, by lower-case name (SQLite's names are
+/// case-insensitive; the leftmost of a name wins, as in GRDB's own lookup). Worked out once per
+/// column list, not per row: an album's observation reads every photo row after each save, and
+/// naming each row's columns again (lower-casing, hashing) was a third of that read.
+final class RowLayout: Sendable {
+    let names: [String]
+    let indexes: [String: Int]
+
+    private init(names: [String]) {
+        self.names = names
+        var indexes = [String: Int](minimumCapacity: names.count)
+        for (index, name) in names.enumerated() where indexes[name.lowercased()] == nil {
+            indexes[name.lowercased()] = index
+        }
+        self.indexes = indexes
+    }
+
+    /// The few column lists the store reads (photos, pins, repairs), most recent first.
+    private static let recent = Mutex<[RowLayout]>([])
+    private static let kept = 8
+
+    static func of(_ row: Row) -> RowLayout {
+        recent.withLock { recent in
+            if let index = recent.firstIndex(where: { $0.matches(row) }) {
+                if index != 0 { recent.insert(recent.remove(at: index), at: 0) }
+                return recent[0]
+            }
+            let made = RowLayout(names: Array(row.columnNames))
+            recent.insert(made, at: 0)
+            if recent.count > kept { recent.removeLast() }
+            return made
+        }
+    }
+
+    /// Short names compare by their bits, so a row is matched in a few nanoseconds a column.
+    private func matches(_ row: Row) -> Bool {
+        row.count == names.count && row.columnNames.elementsEqual(names)
     }
 }
 

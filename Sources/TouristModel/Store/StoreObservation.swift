@@ -56,9 +56,28 @@ extension Store {
         let generation: Int64
         let ids: [Int64]
 
-        /// The members as the observation's last read found them.
+        /// The members as the observation's last read found them, and its photos by id.
         final class Cache: Sendable {
             let members = Mutex<AlbumMembers?>(nil)
+            let photos = Mutex<[Int64: Photo]>([:])
+
+            /// `read` with each photo unchanged since the last read replaced by the one read then,
+            /// which shares its columns: the album page compares each delivered album with the
+            /// one before it (and its map's marks with theirs) photo by photo, and photos that
+            /// share their columns are equal at a glance.
+            func reusing(_ read: [Photo]) -> [Photo] {
+                photos.withLock { last in
+                    var next = [Int64: Photo](minimumCapacity: read.count)
+                    let reused = read.map { photo -> Photo in
+                        guard let id = photo.id else { return photo }
+                        let kept = last[id].flatMap { $0 == photo ? $0 : nil } ?? photo
+                        next[id] = kept
+                        return kept
+                    }
+                    last = next
+                    return reused
+                }
+            }
         }
     }
 
@@ -75,8 +94,9 @@ extension Store {
         let known = members?.members.withLock { $0?.generation == generation ? $0?.ids : nil }
         let ids = try known ?? Int64.fetchAll(db, byPin.select(Photo.Columns.id))
         if known == nil { members?.members.withLock { $0 = AlbumMembers(generation: generation, ids: ids) } }
-        let photos = try (members == nil ? byPin : Photo.filter(keys: ids))
+        let read = try (members == nil ? byPin : Photo.filter(keys: ids))
             .order(Photo.Columns.position, Photo.Columns.id).fetchAll(db)
+        let photos = members?.reusing(read) ?? read
         return AlbumRows(pin: try Pin.fetchOne(db, key: pinId), generation: generation, photos: photos)
     }
 }

@@ -128,7 +128,7 @@ final class AlbumMap {
 
     private func regroup() {
         level = PinClusters.level(for: map.zoom)
-        let next = PhotoMarks(photos: photos, zoom: Double(level), selected: selected)
+        let next = PhotoMarks(photos: photos, zoom: Double(level), selected: selected, after: marks)
         guard next != marks else { return }
         marks = next
         draw()
