@@ -101,7 +101,7 @@ static void arrived(GObject *source, GAsyncResult *result, gpointer data) {
     g_list_store_append(G_LIST_STORE(model), texture);
     g_object_unref(texture);
     if (++appended == entries->len) {
-        trace_event("download_finished", "\"shown\":%u", appended);
+        trace_event("download_finished", "\"shown\":%u,\"main_cpu\":%.6f", appended, trace_thread_cpu() / 1e6);
         trace_gap_event();
         quit();
     }
@@ -195,7 +195,7 @@ static void unbind(GtkListItemFactory *factory, GtkListItem *item, gpointer data
 
 static gboolean open_grid(gpointer data) {
     (void)data;
-    trace_event("album_opened", NULL);
+    trace_event("album_opened", "\"main_cpu\":%.6f", trace_thread_cpu() / 1e6);
     trace_reset_gap();
     bound = g_hash_table_new(NULL, NULL);
     if (filling) {
