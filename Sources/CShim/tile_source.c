@@ -9,6 +9,7 @@
 // The cache is purged back to its size limit at start-up and after every tenth of the limit
 // written (see purge()).
 #include "vt_tile_source.h"
+#include <sqlite3.h>
 
 #define TILE_FRESH_SECONDS (7 * 24 * 60 * 60)
 // Tiles are 10 to 50 kB: a body this big is not a tile, and is not read on.
@@ -348,6 +349,21 @@ static void vt_tile_source_init(VtTileSource *self) {
     (void)self;
 }
 
+// libshumate writes its cache's index (cache.db) on the main thread, a transaction a tile, in
+// SQLite's default rollback-journal mode: each tile created and deleted a journal file there,
+// the kernel's inode work a twentieth of the main thread's time while an album's map filled.
+// A write-ahead log is appended to instead. The mode is kept in the database file, so the
+// connections libshumate opens use it too; a file busy or damaged is left as it is.
+static void use_write_ahead_log(const char *cache_dir) {
+    if (g_mkdir_with_parents(cache_dir, 0700) != 0)
+        return;
+    g_autofree char *path = g_build_filename(cache_dir, "cache.db", NULL);
+    sqlite3 *db = NULL;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) == SQLITE_OK)
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+    sqlite3_close(db);
+}
+
 VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session, const char *cache_dir,
                                  const char *cache_key, guint cache_size_limit, VtTileCheck check) {
     VtTileSource *self = g_object_new(VT_TYPE_TILE_SOURCE, NULL);
@@ -357,6 +373,7 @@ VtTileSource *vt_tile_source_new(const char *url_template, SoupSession *session,
     self->cache_dir = g_strdup(cache_dir);
     self->cache_key = g_strdup(cache_key);
     self->cache_size_limit = cache_size_limit;
+    use_write_ahead_log(cache_dir);
     purge(self);  // what earlier runs left over the limit
     return self;
 }

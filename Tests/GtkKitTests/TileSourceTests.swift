@@ -169,6 +169,18 @@ final class TileSourceTests: XCTestCase {
         XCTAssertEqual(try requests("/tiles/6/10/20.png"), 2, "each template still has its own cached tile")
     }
 
+    /// libshumate's index of the cache keeps its journal in a write-ahead log (no journal file made
+    /// and deleted on the main thread for every tile), and still indexes: a tile cached by one
+    /// source is served to the next (a restart) without a request.
+    func testCacheIndexIsWrittenAheadAndStillServesTiles() throws {
+        try MainActor.assumeIsolated { waitUntilCached(try tile(source(), zoom: 5, x: 3, y: 4)) }
+        // The file format's write and read versions (bytes 18 and 19): 2 in WAL mode, 1 in legacy.
+        let header = try FileHandle(forReadingFrom: directory.appendingPathComponent("cache.db")).read(upToCount: 20)
+        XCTAssertEqual(header.map { Array($0.suffix(2)) }, [2, 2])
+        try MainActor.assumeIsolated { _ = try tile(source(), zoom: 5, x: 3, y: 4) }
+        XCTAssertEqual(try requests("/tiles/5/3/4.png"), 1, "the second source took the tile from the cache")
+    }
+
     /// The cache is purged back to its size limit while the app runs, not only at start-up.
     func testCacheIsPurgedToItsSizeLimit() throws {
         let limit = 20_000  // about 10 loopback tiles of 2 kB
