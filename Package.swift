@@ -44,7 +44,8 @@ let package = Package(
         // with gexiv2. Outside data too; no store, no GTK.
         .target(name: "PhotoMetadata", dependencies: ["CGExiv2"]),
         // The hand-written C shim, for GtkKit and Platform: only what Swift cannot import or do safely.
-        .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup", "CSecret"]),
+        .target(name: "CShim", dependencies: ["CAdwaita", "CShumate", "CSoup", "CSecret"],
+                linkerSettings: [.linkedLibrary("sqlite3")]),
         // Thin Swift layer over GLib, GTK, libadwaita, libshumate, libsoup and libsecret; knows nothing
         // of the model. The app's door to them: it imports CShim `package` or `internal`, so no
         // public declaration can expose a C type.

@@ -10,6 +10,7 @@
 // written (see purge()).
 #include "vt_tile_source.h"
 #include <sqlite3.h>
+#include <stdio.h>
 
 #define TILE_FRESH_SECONDS (7 * 24 * 60 * 60)
 // Tiles are 10 to 50 kB: a body this big is not a tile, and is not read on.
@@ -353,14 +354,29 @@ static void vt_tile_source_init(VtTileSource *self) {
 // SQLite's default rollback-journal mode: each tile created and deleted a journal file there,
 // the kernel's inode work a twentieth of the main thread's time while an album's map filled.
 // A write-ahead log is appended to instead. The mode is kept in the database file, so the
-// connections libshumate opens use it too; a file busy or damaged is left as it is.
+// connections libshumate opens use it too; a file busy or damaged is left as it is. A new file
+// gets libshumate's incremental auto-vacuum first: SQLite takes it only before the first write,
+// and libshumate asks for it only after opening.
+static gboolean is_write_ahead(const char *path) {
+    guint8 header[20];
+    FILE *file = fopen(path, "rb");
+    if (file == NULL)
+        return FALSE;
+    gboolean read = fread(header, 1, sizeof header, file) == sizeof header;
+    fclose(file);
+    // The file format's write and read versions: 2 in WAL mode, 1 in the legacy modes.
+    return read && header[18] == 2 && header[19] == 2;
+}
+
 static void use_write_ahead_log(const char *cache_dir) {
     if (g_mkdir_with_parents(cache_dir, 0700) != 0)
         return;
     g_autofree char *path = g_build_filename(cache_dir, "cache.db", NULL);
+    if (is_write_ahead(path))
+        return;
     sqlite3 *db = NULL;
     if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) == SQLITE_OK)
-        sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
+        sqlite3_exec(db, "PRAGMA auto_vacuum=INCREMENTAL; PRAGMA journal_mode=WAL;", NULL, NULL, NULL);
     sqlite3_close(db);
 }
 

@@ -170,13 +170,17 @@ final class TileSourceTests: XCTestCase {
     }
 
     /// libshumate's index of the cache keeps its journal in a write-ahead log (no journal file made
-    /// and deleted on the main thread for every tile), and still indexes: a tile cached by one
-    /// source is served to the next (a restart) without a request.
+    /// and deleted on the main thread for every tile), keeps the incremental auto-vacuum its
+    /// purges count on, and still indexes: a tile cached by one source is served to the next (a
+    /// restart) without a request.
     func testCacheIndexIsWrittenAheadAndStillServesTiles() throws {
         try MainActor.assumeIsolated { waitUntilCached(try tile(source(), zoom: 5, x: 3, y: 4)) }
+        let header = try XCTUnwrap(try FileHandle(forReadingFrom: directory.appendingPathComponent("cache.db"))
+            .read(upToCount: 68)).map { $0 }
         // The file format's write and read versions (bytes 18 and 19): 2 in WAL mode, 1 in legacy.
-        let header = try FileHandle(forReadingFrom: directory.appendingPathComponent("cache.db")).read(upToCount: 20)
-        XCTAssertEqual(header.map { Array($0.suffix(2)) }, [2, 2])
+        XCTAssertEqual(Array(header[18...19]), [2, 2])
+        // The incremental-vacuum flag (bytes 64 to 67): non-zero.
+        XCTAssertNotEqual(Array(header[64...67]), [0, 0, 0, 0], "the cache would never shrink")
         try MainActor.assumeIsolated { _ = try tile(source(), zoom: 5, x: 3, y: 4) }
         XCTAssertEqual(try requests("/tiles/5/3/4.png"), 1, "the second source took the tile from the cache")
     }

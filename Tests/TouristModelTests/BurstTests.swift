@@ -125,6 +125,31 @@ final class BurstTests: XCTestCase {
         withExtendedLifetime((prefetch, onScreen)) {}
     }
 
+    /// A quit writes the saves still waiting for their batch (the album on screen's wait about a
+    /// frame, the others longer): a photo downloaded but not written would be fetched again.
+    func testFlushWritesTheWaitingSavesAtOnce() async throws {
+        let pin = try store.addPin(latitude: 4, longitude: 4)
+        let photos = try store.replaceAlbum(pinId: pin.id!, source: "commons", page: 1, pages: 1, photos: remotePhotos(3))
+        let saver = PhotoSaver()
+        saver.isPaused = true
+        let owner = NSObject()
+        let tasks = try photos.map { photo in
+            let outcome = try downloaded(photo)
+            return Task { @MainActor [store] in
+                try await saver.save(outcome, photoId: photo.id!, in: store!, owner: ObjectIdentifier(owner))
+            }
+        }
+        try await until("every save to wait") { saver.waitingCount == 3 }
+        saver.flush()
+        XCTAssertEqual(saver.waitingCount, 0)
+        XCTAssertEqual(try store.photos(pinId: pin.id!).map(\.state), [.downloaded, .downloaded, .downloaded])
+        for task in tasks {
+            let saved = try await task.value
+            XCTAssertEqual(saved?.state, .downloaded)
+        }
+        withExtendedLifetime(owner) {}
+    }
+
     /// The album on screen keeps a slot's worth of photos waiting in the scheduler, not its
     /// whole album (starting 250 tasks at once held its first request back), and a slot it
     /// frees still goes to its next photo before a prefetch's.

@@ -75,9 +75,9 @@ final class StoredValueTests: XCTestCase {
         })
     }
 
-    /// Rows are read by where each column is in their statement, worked out once per column
-    /// list: any order, any case, a repeated name (the leftmost wins, as GRDB's lookup) and
-    /// statements taking turns must all read the same photo.
+    /// A photo row reads the same whatever its columns' order, case or repeats (the leftmost of a
+    /// name wins, as in GRDB's lookup), by name as any fetch reads it and by position as album
+    /// reads do.
     func testAPhotoReadsTheSameWhateverItsColumnsOrder() throws {
         var stored = try store.photos(pinId: pin.id!)[1]
         stored.taken = TakenDate(year: 1936, month: 5, day: 1)
@@ -101,7 +101,12 @@ final class StoredValueTests: XCTestCase {
                     }
                 }
             }
-            // A list without some columns reads them as missing, not as another list's.
+            // Album reads (by position) and reads by name agree.
+            let byName = try Photo.filter(Photo.Columns.pinId == pin.id!).order(Photo.Columns.position).fetchAll(db)
+            XCTAssertEqual(try Photo.fetchAll(db, inAlbumOrder: Photo.filter(Photo.Columns.pinId == pin.id!)
+                .order(Photo.Columns.position)), byName)
+            XCTAssertTrue(byName.contains(stored))
+            // A list without some columns reads them as missing.
             let bare = try XCTUnwrap(try Photo.fetchOne(db, sql: "SELECT id, pin_id FROM photo WHERE id = ?",
                                                         arguments: [stored.id]))
             XCTAssertEqual(bare.id, stored.id)

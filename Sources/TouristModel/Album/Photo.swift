@@ -12,7 +12,7 @@ public enum PhotoState: String, Codable, Sendable {
 /// photos are copied into every state the album page is shown, into its map's marks and into
 /// each comparison of one state with the next, and copying twenty columns (a dozen of them
 /// strings) each time was most of what an arriving photo cost the main thread.
-public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord {
+public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord, MutablePersistableRecord, CustomReflectable {
     /// The stored columns.
     struct Values: Codable, Hashable, Sendable {
         var id: Int64?
@@ -170,8 +170,11 @@ public struct Photo: Codable, Hashable, Sendable, Identifiable, FetchableRecord,
 
     public func encode(to encoder: any Encoder) throws { try storage.values.encode(to: encoder) }
 
+    /// Printed and dumped (test failures, logs) as its columns, not as its box.
+    public var customMirror: Mirror { Mirror(self, children: Mirror(reflecting: storage.values).children) }
+
     // Explicit names: "remote_url" would decode back as "remoteUrl" with GRDB's snake-case strategy.
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case id
         case pinId = "pin_id"
         case position, source

@@ -77,6 +77,18 @@ public final class PhotoSaver {
         }
     }
 
+    /// Writes every waiting outcome now, on the main thread, for a quit: nothing runs after it,
+    /// and a photo downloaded but not written would be fetched again at the next start. A batch
+    /// already being written ends on GRDB's writer, which the store's closing waits for.
+    public func flush() {
+        while !queue.isEmpty {
+            let batch = takeBatch()
+            let results = batch[0].store.saveOutcomes(batch.map { (photoId: $0.photoId, outcome: $0.outcome) })
+            for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }
+            onBatch?(batch.count)
+        }
+    }
+
     private func writeBatch() async {
         guard !isWriting, !queue.isEmpty else { return }
         let batch = takeBatch()

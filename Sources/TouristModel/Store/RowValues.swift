@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// Reads columns of a stored row without trusting them, and never throws: one odd row must not
 /// make a whole album or map unreadable. The database file is outside data too
@@ -8,16 +7,19 @@ import Synchronization
 /// trap on a value of the wrong type, and a value that fits Int can still overflow later
 /// (positions are shifted by one). Types are converted leniently, numbers range-checked.
 struct RowValues {
+    /// Read at once, as a cursor's row changes with its next step.
     private let row: Row
-    private let layout: RowLayout
 
-    init(row: Row) {
-        self.row = row
-        layout = RowLayout.of(row)
+    init(row: Row) { self.row = row }
+
+    /// A missing column reads as NULL instead of a GRDB fatal error. GRDB finds a column through
+    /// its statement's index of names (made once per statement), case-insensitively, the leftmost
+    /// of a name first. Album reads, which read every photo after each save, read by position
+    /// instead (`Photo.fetchAll(_:inAlbumOrder:)`).
+    func value(_ column: String) -> DatabaseValue {
+        let value: DatabaseValue? = row[column]
+        return value ?? .null
     }
-
-    /// A missing column reads as NULL instead of a GRDB fatal error.
-    func value(_ column: String) -> DatabaseValue { layout.indexes[column].map { row[$0] } ?? .null }
 
     func int64(_ column: String) -> Int64? { Self.int64(value(column)) }
     func int(_ column: String, in range: ClosedRange<Int>) -> Int? { Self.int(value(column), in: range) }
@@ -64,46 +66,6 @@ struct RowValues {
     }
 }
 
-/// Where each column of a statement's rows is, by lower-case name (SQLite's names are
-/// case-insensitive; the leftmost of a name wins, as in GRDB's own lookup). Worked out once per
-/// column list, not per row: an album's observation reads every photo row after each save, and
-/// naming each row's columns again (lower-casing, hashing) was a third of that read.
-final class RowLayout: Sendable {
-    let names: [String]
-    let indexes: [String: Int]
-
-    private init(names: [String]) {
-        self.names = names
-        var indexes = [String: Int](minimumCapacity: names.count)
-        for (index, name) in names.enumerated() where indexes[name.lowercased()] == nil {
-            indexes[name.lowercased()] = index
-        }
-        self.indexes = indexes
-    }
-
-    /// The few column lists the store reads (photos, pins, repairs), most recent first.
-    private static let recent = Mutex<[RowLayout]>([])
-    private static let kept = 8
-
-    static func of(_ row: Row) -> RowLayout {
-        recent.withLock { recent in
-            if let index = recent.firstIndex(where: { $0.matches(row) }) {
-                if index != 0 { recent.insert(recent.remove(at: index), at: 0) }
-                return recent[0]
-            }
-            let made = RowLayout(names: Array(row.columnNames))
-            recent.insert(made, at: 0)
-            if recent.count > kept { recent.removeLast() }
-            return made
-        }
-    }
-
-    /// Short names compare by their bits, so a row is matched in a few nanoseconds a column.
-    private func matches(_ row: Row) -> Bool {
-        row.count == names.count && row.columnNames.elementsEqual(names)
-    }
-}
-
 extension Photo {
     /// Album positions: a few hundred in practice; the bound keeps `position + 1` safe.
     static let positionRange = 0...Int(Int32.max)
@@ -114,33 +76,53 @@ extension Photo {
 
     public init(row: Row) {
         let values = RowValues(row: row)
-        let columns = CodingKeys.self
+        self.init { values.value($0.rawValue) }
+    }
+
+    /// The photos `request` selects, in its order, their columns read by position: an album's
+    /// observation reads all its photos after each save, and finding each column by name was
+    /// most of that read.
+    static func fetchAll(_ db: Database, inAlbumOrder request: QueryInterfaceRequest<Photo>) throws -> [Photo] {
+        let rows = try Row.fetchCursor(db, request.select(columns.map { Column($0.rawValue) }))
+        var photos: [Photo] = []
+        while let row = try rows.next() {
+            let values = Array(row.databaseValues)
+            photos.append(Photo { key in columns.firstIndex(of: key).map { values[$0] } ?? .null })
+        }
+        return photos
+    }
+
+    private static let columns = CodingKeys.allCases
+
+    /// From each column's value, however it was found, leniently (see `RowValues`).
+    private init(reading value: (CodingKeys) -> DatabaseValue) {
+        typealias Convert = RowValues
         self.init(
-            id: values.int64(columns.id.rawValue),
+            id: Convert.int64(value(.id)),
             // NOT NULL with a foreign key, and every read selects by pin: only a damaged file
             // could fail here, and GRDB's row initialiser cannot fail, so such a photo belongs
             // to no pin (SQLite never gives out a negative rowid).
-            pinId: values.int64(columns.pinId.rawValue) ?? Self.noPin,
-            position: values.int(columns.position.rawValue, in: Self.positionRange) ?? 0,
-            source: values.text(columns.source.rawValue) ?? "",
-            sourceId: values.text(columns.sourceId.rawValue) ?? "",
-            remoteURL: values.text(columns.remoteURL.rawValue) ?? "",
-            largeURL: values.text(columns.largeURL.rawValue),
-            pageURL: values.text(columns.pageURL.rawValue),
-            fileName: values.text(columns.fileName.rawValue),
-            title: values.text(columns.title.rawValue) ?? "",
-            author: values.text(columns.author.rawValue) ?? "",
-            license: values.text(columns.license.rawValue) ?? "",
-            width: values.int(columns.width.rawValue, in: Bounded.dimension),
-            height: values.int(columns.height.rawValue, in: Bounded.dimension),
-            coordinate: values.double(columns.latitude.rawValue).flatMap { latitude in
-                values.double(columns.longitude.rawValue).map { Coordinate(latitude: latitude, longitude: $0) }
+            pinId: Convert.int64(value(.pinId)) ?? Self.noPin,
+            position: Convert.int(value(.position), in: Self.positionRange) ?? 0,
+            source: Convert.text(value(.source)) ?? "",
+            sourceId: Convert.text(value(.sourceId)) ?? "",
+            remoteURL: Convert.text(value(.remoteURL)) ?? "",
+            largeURL: Convert.text(value(.largeURL)),
+            pageURL: Convert.text(value(.pageURL)),
+            fileName: Convert.text(value(.fileName)),
+            title: Convert.text(value(.title)) ?? "",
+            author: Convert.text(value(.author)) ?? "",
+            license: Convert.text(value(.license)) ?? "",
+            width: Convert.int(value(.width), in: Bounded.dimension),
+            height: Convert.int(value(.height), in: Bounded.dimension),
+            coordinate: Convert.double(value(.latitude)).flatMap { latitude in
+                Convert.double(value(.longitude)).map { Coordinate(latitude: latitude, longitude: $0) }
             }.flatMap { $0.isValid ? $0 : nil },
-            taken: values.text(columns.taken.rawValue).flatMap(TakenDate.init(text:)),
-            isPanorama: values.int(columns.isPanorama.rawValue, in: 0...1) == 1,
+            taken: Convert.text(value(.taken)).flatMap(TakenDate.init(text:)),
+            isPanorama: Convert.int(value(.isPanorama), in: 0...1) == 1,
             // Unknown text (a newer version's state, damage): fetch it again.
-            state: values.text(columns.state.rawValue).flatMap(PhotoState.init(rawValue:)) ?? .pending,
-            failure: values.text(columns.failure.rawValue).map { String($0.prefix(Photo.maxFailureLength)) })
+            state: Convert.text(value(.state)).flatMap(PhotoState.init(rawValue:)) ?? .pending,
+            failure: Convert.text(value(.failure)).map { String($0.prefix(Photo.maxFailureLength)) })
     }
 }
 

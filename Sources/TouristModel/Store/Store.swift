@@ -253,9 +253,8 @@ public final class Store: Sendable {
 
     public func photos(pinId: Int64) throws -> [Photo] {
         try writer.read { db in
-            try Photo.filter(Photo.Columns.pinId == pinId)
-                .order(Photo.Columns.position, Photo.Columns.id)
-                .fetchAll(db)
+            try Photo.fetchAll(db, inAlbumOrder: Photo.filter(Photo.Columns.pinId == pinId)
+                .order(Photo.Columns.position, Photo.Columns.id))
         }
     }
 

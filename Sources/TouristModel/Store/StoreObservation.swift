@@ -94,8 +94,8 @@ extension Store {
         let known = members?.members.withLock { $0?.generation == generation ? $0?.ids : nil }
         let ids = try known ?? Int64.fetchAll(db, byPin.select(Photo.Columns.id))
         if known == nil { members?.members.withLock { $0 = AlbumMembers(generation: generation, ids: ids) } }
-        let read = try (members == nil ? byPin : Photo.filter(keys: ids))
-            .order(Photo.Columns.position, Photo.Columns.id).fetchAll(db)
+        let read = try Photo.fetchAll(db, inAlbumOrder: (members == nil ? byPin : Photo.filter(keys: ids))
+            .order(Photo.Columns.position, Photo.Columns.id))
         let photos = members?.reusing(read) ?? read
         return AlbumRows(pin: try Pin.fetchOne(db, key: pinId), generation: generation, photos: photos)
     }

@@ -138,6 +138,7 @@ final class TouristApplication {
             self.pinNamer.stop()
             self.pinList.commitPending()
             self.albumLoaders.closeAll()
+            self.downloads.saves.flush()
             self.openedStore?.discardIncomingFiles()
         }
         // Logout and `kill` send SIGTERM: quit the normal way so the map position and pending
