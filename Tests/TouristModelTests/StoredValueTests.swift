@@ -103,7 +103,7 @@ final class StoredValueTests: XCTestCase {
             }
             // Album reads (by position) and reads by name agree.
             let byName = try Photo.filter(Photo.Columns.pinId == pin.id!).order(Photo.Columns.position).fetchAll(db)
-            XCTAssertEqual(try Photo.fetchAll(db, inAlbumOrder: Photo.filter(Photo.Columns.pinId == pin.id!)
+            XCTAssertEqual(try Photo.fetchAllByPosition(db, Photo.filter(Photo.Columns.pinId == pin.id!)
                 .order(Photo.Columns.position)), byName)
             XCTAssertTrue(byName.contains(stored))
             // A list without some columns reads them as missing.

@@ -83,9 +83,7 @@ public final class PhotoSaver {
     public func flush() {
         while !queue.isEmpty {
             let batch = takeBatch()
-            let results = batch[0].store.saveOutcomes(batch.map { (photoId: $0.photoId, outcome: $0.outcome) })
-            for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }
-            onBatch?(batch.count)
+            finish(batch, batch[0].store.saveOutcomes(batch.map { (photoId: $0.photoId, outcome: $0.outcome) }))
         }
     }
 
@@ -98,9 +96,14 @@ public final class PhotoSaver {
         // A transaction plus a directory fsync: off the main thread.
         let results = await Task.detached { store.saveOutcomes(items) }.value
         isWriting = false
+        finish(batch, results)
+        scheduleBatch()
+    }
+
+    /// Hands each saver its row as written.
+    private func finish(_ batch: [Item], _ results: [Result<Photo?, Error>]) {
         for (item, result) in zip(batch, results) { item.continuation.resume(with: result) }
         onBatch?(batch.count)
-        scheduleBatch()
     }
 
     /// Up to `batchSize` items of one store, foreground owners' first, each group in arrival order.

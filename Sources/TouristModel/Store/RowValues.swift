@@ -15,7 +15,7 @@ struct RowValues {
     /// A missing column reads as NULL instead of a GRDB fatal error. GRDB finds a column through
     /// its statement's index of names (made once per statement), case-insensitively, the leftmost
     /// of a name first. Album reads, which read every photo after each save, read by position
-    /// instead (`Photo.fetchAll(_:inAlbumOrder:)`).
+    /// instead (`Photo.fetchAllByPosition`).
     func value(_ column: String) -> DatabaseValue {
         let value: DatabaseValue? = row[column]
         return value ?? .null
@@ -82,7 +82,7 @@ extension Photo {
     /// The photos `request` selects, in its order, their columns read by position: an album's
     /// observation reads all its photos after each save, and finding each column by name was
     /// most of that read.
-    static func fetchAll(_ db: Database, inAlbumOrder request: QueryInterfaceRequest<Photo>) throws -> [Photo] {
+    static func fetchAllByPosition(_ db: Database, _ request: QueryInterfaceRequest<Photo>) throws -> [Photo] {
         let rows = try Row.fetchCursor(db, request.select(columns.map { Column($0.rawValue) }))
         var photos: [Photo] = []
         while let row = try rows.next() {

@@ -253,7 +253,7 @@ public final class Store: Sendable {
 
     public func photos(pinId: Int64) throws -> [Photo] {
         try writer.read { db in
-            try Photo.fetchAll(db, inAlbumOrder: Photo.filter(Photo.Columns.pinId == pinId)
+            try Photo.fetchAllByPosition(db, Photo.filter(Photo.Columns.pinId == pinId)
                 .order(Photo.Columns.position, Photo.Columns.id))
         }
     }

@@ -94,7 +94,7 @@ extension Store {
         let known = members?.members.withLock { $0?.generation == generation ? $0?.ids : nil }
         let ids = try known ?? Int64.fetchAll(db, byPin.select(Photo.Columns.id))
         if known == nil { members?.members.withLock { $0 = AlbumMembers(generation: generation, ids: ids) } }
-        let read = try Photo.fetchAll(db, inAlbumOrder: (members == nil ? byPin : Photo.filter(keys: ids))
+        let read = try Photo.fetchAllByPosition(db, (members == nil ? byPin : Photo.filter(keys: ids))
             .order(Photo.Columns.position, Photo.Columns.id))
         let photos = members?.reusing(read) ?? read
         return AlbumRows(pin: try Pin.fetchOne(db, key: pinId), generation: generation, photos: photos)
