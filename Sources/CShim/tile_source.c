@@ -16,9 +16,10 @@
 // Tiles are 10 to 50 kB: a body this big is not a tile, and is not read on.
 #define TILE_MAX_BYTES (2 * 1024 * 1024)
 #define TILE_READ_CHUNK (64 * 1024)
-// Tile transfers at once; the rest wait here. The session allows 16 connections a host, and a
-// map opening beside a new album (its photos on the same host in tests, on the same link always)
-// took every one, so the first photos waited for tiles. Six is what browsers open to a host.
+// Tile transfers at once; the rest wait here, where a tile the map gives up is dropped unsent.
+// The tiles' session opens two connections (OpenStreetMap's tile servers ask for no more; the
+// app's other requests have sessions of their own): over HTTP/1.1 four of these six wait in
+// libsoup's queue, over HTTP/2 all six share one connection.
 #define TILE_MAX_TRANSFERS 6
 
 struct _VtTileSource {

@@ -1,9 +1,9 @@
 package import CShim
 
-/// A SoupSession: its User-Agent, timeouts and connection limits. The app's main one is shared
-/// by the map's tiles (`TileSource`) and the model's requests (Platform's `SoupClient:
-/// HTTPClient`); the album's photos and the viewer's large versions have one each, whose
-/// transfers run on a `LoopThread`.
+/// A SoupSession: its User-Agent, timeouts and connection limits. The app's main one serves the
+/// model's requests (Platform's `SoupClient: HTTPClient`); the map's tiles (`TileSource`) have
+/// one of two connections, and the album's photos and the viewer's large versions one each,
+/// whose transfers run on a `LoopThread`.
 @MainActor
 public final class SoupClient {
     // nonisolated(unsafe): released in deinit (not main-actor isolated before Swift 6.2).

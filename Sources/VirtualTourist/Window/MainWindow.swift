@@ -33,7 +33,7 @@ final class MainWindow {
         toasts.overlay.setSizeRequest(width: 360, height: 294)
         // 100 MB of tiles: a generous working set for browsing without re-downloading.
         let configuration = services.configuration
-        let tiles = TileSource(urlTemplate: configuration.tileURLTemplate, client: services.http,
+        let tiles = TileSource(urlTemplate: configuration.tileURLTemplate, client: services.tileHTTP,
                                cacheDirectory: configuration.paths.cacheDirectory.appendingPathComponent("tiles").path,
                                cacheKey: "osm-mapnik", cacheSizeLimit: 100_000_000)
         window.setContent(toasts.overlay)

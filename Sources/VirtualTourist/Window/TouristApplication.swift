@@ -12,8 +12,7 @@ final class TouristApplication {
     /// The user's settings, saved at every change; what pages get instead of the application.
     let userSettings: SettingsKeeper
     var settings: Settings { userSettings.current }
-    /// The SoupSession of the tiles, searches, names and the viewer's photos, so connections are
-    /// reused.
+    /// The SoupSession of the searches, names and articles, so connections are reused.
     let http: SoupClient
     /// What the network monitor says; online until it answers (`watchNetwork`).
     let connectivity = Connectivity()
@@ -38,6 +37,11 @@ final class TouristApplication {
     /// came before the frame that shows the next photo.
     private lazy var viewerHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 4,
                                              maxConnectionsPerHost: 2, thread: photoThread)
+    /// The map tiles: two connections at most, as OpenStreetMap's tile servers ask and as
+    /// libshumate's own downloader does (the shared session allows 16 a host for searches). Also
+    /// two idle connections for libsoup to close a minute after the map settles, not six.
+    private lazy var tileHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 2,
+                                           maxConnectionsPerHost: 2)
     /// Parallel photo transfers to one host (what curl's `--parallel-max 8` floor uses too).
     private static let photoConnections = 8
     private var networkMonitor: NetworkMonitor?
@@ -180,7 +184,7 @@ final class TouristApplication {
 
     /// What the window and its pages use.
     private var services: WindowServices {
-        WindowServices(application: application, configuration: configuration, settings: userSettings, http: http,
+        WindowServices(application: application, configuration: configuration, settings: userSettings, tileHTTP: tileHTTP,
                        pins: pinList, albums: albumLoaders, geocoder: geocoder, largePhotos: largePhotos,
                        pinNamer: pinNamer, articles: placeArticles, flickrKey: flickrKey,
                        photoSource: { [unowned self] in self.makePhotoSource() }, follower: follower,

@@ -12,8 +12,8 @@ struct WindowServices {
     let configuration: AppConfiguration
     /// The user's settings, saved at every change.
     let settings: SettingsKeeper
-    /// The tiles', searches' and names' HTTP session.
-    let http: SoupClient
+    /// The map tiles' HTTP session (`TouristApplication.tileHTTP`).
+    let tileHTTP: SoupClient
     let pins: PinList
     let albums: AlbumLoaderRegistry
     let geocoder: Geocoder
