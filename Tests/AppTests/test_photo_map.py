@@ -81,6 +81,14 @@ def test_located_photos_are_marks_on_the_map_that_open_the_viewer(launch, dirs, 
 EMPTY_DISC = (0xde, 0xdd, 0xda)     # the pin layer's EMPTY_PHOTO
 
 
+def plain_share(shot, centre) -> float:
+    """How much of the middle of the mark at `centre` in the screenshot `shot` is the plain
+    disc's colour."""
+    x, y = int(centre[0]), int(centre[1])
+    seen = pixels(Image.open(shot).convert("RGB").crop((x - 5, y - 5, x + 5, y + 5)))
+    return sum(1 for p in seen if max(abs(a - b) for a, b in zip(p, EMPTY_DISC)) <= 12) / len(seen)
+
+
 def test_a_photo_mark_is_a_plain_disc_until_its_photo_arrives(launch, dirs, paris, loopback, tmp_path):
     """The layer draws one plain disc for every photo without its picture (an album's
     placeholders share it), and a photo's own picture in its mark once it arrives."""
@@ -94,20 +102,55 @@ def test_a_photo_mark_is_a_plain_disc_until_its_photo_arrives(launch, dirs, pari
     centres = [app.screen_rect(n).center for n in singles[:3]]
     shot = tmp_path / "marks.png"
 
-    def empty_share(centre) -> float:
-        """How much of the middle of the mark at `centre` is the plain disc's colour."""
-        x, y = int(centre[0]), int(centre[1])
-        seen = pixels(Image.open(shot).convert("RGB").crop((x - 5, y - 5, x + 5, y + 5)))
-        return sum(1 for p in seen if max(abs(a - b) for a, b in zip(p, EMPTY_DISC)) <= 12) / len(seen)
-
     def discs(plain: bool):
         app.screenshot(shot)
-        shares = [empty_share(c) for c in centres]
+        shares = [plain_share(shot, c) for c in centres]
         return shares if all((s >= 0.9) if plain else (s <= 0.3) for s in shares) else None
 
     wait_for(lambda: discs(plain=True), 10, 0.5, lambda: f"plain discs at {centres} while the photos are held ({shot})")
     loopback.release("image")
     wait_for(lambda: discs(plain=False), 20, 0.5, lambda: f"the photos' pictures in the marks at {centres} ({shot})")
+
+
+def test_photos_a_zoom_parts_from_their_group_show_their_own_pictures(launch, dirs, paris, loopback, tmp_path):
+    """A grouped mark draws only its first photo, so only that one is decoded for the map; the
+    others get their pictures when a zoom gives them marks of their own. The photos arrive while
+    the map is zoomed out (grouped), then the map zooms back in."""
+    app = launch()
+    loopback.hold("image")
+    pin_id, lat, lon = drop_pin(app, dirs)
+    open_album(app, lat, lon)
+    app.click(app.wait_find(role="toggle button", name="Show Photos on Map", showing=True, timeout=10))
+    located = wait_for(lambda: located_count(dirs, pin_id), 10, message="photos with a position")
+
+    def grouping():
+        found = marks(app)
+        return found if found and sum(c for _, c, _ in found) == located else None
+
+    apart = len(wait_for(grouping, 10, message=lambda: f"marks for {located} photos"))
+    zoom_out = app.wait_find(role=BUTTON, name="Zoom Out", showing=True, timeout=10)
+    for _ in range(3):
+        app.click(zoom_out)
+    wait_for(lambda: (lambda g: g if g and len(g) < apart else None)(grouping()), 20,
+             message=lambda: f"fewer than {apart} marks zoomed out: {[(t, c) for t, c, _ in marks(app)]}")
+    loopback.release("image")
+    wait_for(lambda: dirs.query("SELECT count(*) FROM photo WHERE pin_id = ? AND state = 'downloaded'",
+                                (pin_id,))[0][0] == PER_ALBUM, 20, message="every photo downloaded")
+    shot = tmp_path / "parted.png"
+
+    def pictured_singles():
+        found = grouping()
+        if not found or len(found) < apart:
+            return None
+        singles = [n for _, c, n in found if c == 1 and is_showing(n)]
+        app.screenshot(shot)
+        return singles if singles and all(plain_share(shot, app.screen_rect(n).center) <= 0.3 for n in singles) else None
+
+    zoom_in = app.wait_find(role=BUTTON, name="Zoom In", showing=True, timeout=10)
+    for _ in range(3):
+        app.click(zoom_in)
+    wait_for(pictured_singles, 20, 0.5,
+             lambda: f"{apart} marks again, each single one with its picture: {[(t, c) for t, c, _ in marks(app)]} ({shot})")
 
 
 def test_photos_that_arrive_while_the_map_view_is_on_are_in_the_grid_after(launch, dirs, paris, loopback, tmp_path):

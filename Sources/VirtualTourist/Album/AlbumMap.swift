@@ -62,7 +62,6 @@ final class AlbumMap {
         let ids = Set(photos.compactMap(\.id))
         for gone in pictures.subtracting(ids) { map.marks.setPhotoImage(id: gone, nil) }
         pictures.formIntersection(ids)
-        for photo in photos where photo.coordinate != nil && photo.state == .downloaded { loadPicture(photo) }
         regroup()
     }
 
@@ -129,6 +128,9 @@ final class AlbumMap {
     private func regroup() {
         level = PinClusters.level(for: map.zoom)
         let next = PhotoMarks(photos: photos, zoom: Double(level), selected: selected, after: marks)
+        // Only the photo a mark shows is drawn, so only it is decoded: the others under it are
+        // when a zoom parts them (on the small map most of a place's photos share a mark).
+        for mark in next.marks where mark.photo.state == .downloaded { loadPicture(mark.photo) }
         guard next != marks else { return }
         marks = next
         draw()

@@ -46,6 +46,9 @@ final class AlbumPage {
     private var isSearchShown = false
     private let progress = Label()
     private let progressUpdates = Throttle(milliseconds: 250)
+    /// The maps follow a filling album ten times a second rather than at every photo: each
+    /// update regroups their marks and redraws the layer.
+    private let mapUpdates = Throttle(milliseconds: 100)
     private let newCollection = Button(label: tr("New Collection"))
     /// Photos waiting (offline, or for a host's pause): one line for the album instead of an
     /// error per photo.
@@ -208,14 +211,23 @@ final class AlbumPage {
         if let pin = state.pin { pinChanged(pin) }
         let before = grid.album.phase
         grid.show(state)
-        let photos = state.cells.map(\.photo)
-        placeMap.show(photos)
-        photoMap?.show(photos)
+        if case .filling = state.phase {
+            mapUpdates.run { [weak self] in self?.showOnMaps() }
+        } else {
+            mapUpdates.cancel()
+            showOnMaps()
+        }
         sortMenu.show(state.arrangement, periods: state.periods)
         updateChrome()
         if case .filling = state.phase, before == .idle || before == .searching {
             follower.report(.placeholdersShown(count: state.cells.count))
         }
+    }
+
+    private func showOnMaps() {
+        let photos = loader.state.cells.map(\.photo)
+        placeMap.show(photos)
+        photoMap?.show(photos)
     }
 
     /// Leaving the album stops its transfers for good; what is missing resumes when it is opened
@@ -228,6 +240,7 @@ final class AlbumPage {
         articlesObservation?.cancel()
         articlesObservation = nil
         progressUpdates.cancel()
+        mapUpdates.cancel()
         waitBanner.stop()
         loader.close()
     }
