@@ -113,9 +113,10 @@ def test_a_photo_mark_is_a_plain_disc_until_its_photo_arrives(launch, dirs, pari
 
 
 def test_photos_a_zoom_parts_from_their_group_show_their_own_pictures(launch, dirs, paris, loopback, tmp_path):
-    """A grouped mark draws only its first photo, so only that one is decoded for the map; the
-    others get their pictures when a zoom gives them marks of their own. The photos arrive while
-    the map is zoomed out (grouped), then the map zooms back in."""
+    """A grouped mark draws only its first photo; the others show their own pictures when a zoom
+    gives them marks of their own. The photos arrive while the map is zoomed out (grouped), then
+    the map zooms back in. (The Map view decodes every located photo as it arrives, so a zoom
+    mid-flight decodes nothing; the small place map decodes a group's newcomers as it parts.)"""
     app = launch()
     loopback.hold("image")
     pin_id, lat, lon = drop_pin(app, dirs)

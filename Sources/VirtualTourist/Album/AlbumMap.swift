@@ -62,6 +62,11 @@ final class AlbumMap {
         let ids = Set(photos.compactMap(\.id))
         for gone in pictures.subtracting(ids) { map.marks.setPhotoImage(id: gone, nil) }
         pictures.formIntersection(ids)
+        // The Map view decodes every located photo: its zooms part groups at every step, and
+        // decoding the newcomers mid-flight cost the flight's frames (P12, 2.8 to 9.8 ms).
+        if standIns {
+            for photo in photos where photo.coordinate != nil && photo.state == .downloaded { loadPicture(photo) }
+        }
         regroup()
     }
 
@@ -128,8 +133,8 @@ final class AlbumMap {
     private func regroup() {
         level = PinClusters.level(for: map.zoom)
         let next = PhotoMarks(photos: photos, zoom: Double(level), selected: selected, after: marks)
-        // Only the photo a mark shows is drawn, so only it is decoded: the others under it are
-        // when a zoom parts them (on the small map most of a place's photos share a mark).
+        // Only the photo a mark shows is drawn, so the small map decodes only it: the others
+        // under it are decoded when a zoom parts them (there most of a place's photos share a mark).
         for mark in next.marks where mark.photo.state == .downloaded { loadPicture(mark.photo) }
         guard next != marks else { return }
         marks = next
