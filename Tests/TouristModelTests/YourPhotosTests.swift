@@ -107,8 +107,10 @@ final class YourPhotosTests: XCTestCase {
         addition?.undo()
         try await until("the photos are out") { try self.store.photoCount() == 2 && self.store.pinCount() == 1 }
         XCTAssertEqual(try store.photos(pinId: pin.id!).map(\.position), [0, 1])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: copies[0].path))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: serviceFile.path), "the new pin's other photos' files go too")
+        // The files go after the rows' commit, off the main thread: wait for that, not for the rows.
+        let gone = { (url: URL) in !FileManager.default.fileExists(atPath: url.path) }
+        try await until("your photo's copy is deleted") { gone(copies[0]) }
+        try await until("the new pin's other photos' files go too") { gone(serviceFile) }
     }
 
     func testPhotosWithoutAPositionGoWhereTheUserSaysOrAreRemoved() async throws {
