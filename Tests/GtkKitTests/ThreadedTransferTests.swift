@@ -85,6 +85,37 @@ final class ThreadedTransferTests: XCTestCase {
         XCTAssertEqual(try service.stats().requests.map(\.port), [try clientConnections().first?.port])
     }
 
+    /// A connection the server closed while it sat idle, as servers end keep-alive ones, costs
+    /// the next request only a new connection: the sessions keep idle connections without a timer
+    /// (`SoupClient`), so this is how they usually end, and libsoup reads an idle connection
+    /// before it sends on it again.
+    func testAnIdleConnectionTheServerClosedIsReplaced() throws {
+        let policy = AddressPolicy(trustedEndpoints: [service.baseURL])
+        let rules = TransferRules(maxBytes: 1_000_000, policy: policy)
+        let (first, second) = (service.url("/images/a_240x180.jpg"), service.url("/images/b_240x180.jpg"))
+        let data = try MainActor.assumeIsolated {
+            let client = client()
+            return try onMainLoop(timeout: 30) { () async throws -> Data in
+                _ = try await client.get(first, rules: rules)
+                // The server marks the connection idle once its answer is out: wait for that.
+                while try self.closeIdleConnections() == 0 {
+                    try await Task.sleep(nanoseconds: 10_000_000)
+                }
+                return try await client.get(second, rules: rules)
+            }
+        }
+        XCTAssertTrue(ImageCheck.looksLikeImage(data))
+        let requests = try imageRequests()
+        XCTAssertEqual(requests.map(\.status), [200, 200], "no error, no request sent twice")
+        XCTAssertEqual(try clientConnections().count, 2)
+        XCTAssertNotEqual(requests.first?.port, requests.last?.port, "the second on a new connection")
+    }
+
+    private func closeIdleConnections() throws -> Int {
+        let answer = try JSONSerialization.jsonObject(with: service.control("close-idle")) as? [String: Any]
+        return try XCTUnwrap(answer?["closed"] as? Int)
+    }
+
     private func clientConnections() throws -> [LoopbackService.Connection] {
         try (service.stats().connections ?? []).filter { !$0.control }
     }

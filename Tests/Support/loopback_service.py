@@ -32,6 +32,9 @@ changed at runtime through the `/_control/...` endpoints (see `Handler._control`
     /_control/read-late?target=T&ms=A,B,...  the next requests of T are read A, B, ... ms late
                                              (logged as arriving then), as a busy server thread
                                              or a connection not yet accepted reads them
+    /_control/close-idle                     close every client connection waiting for its next
+                                             request, as servers close idle keep-alive ones
+                                             (nginx's keepalive_timeout); answers {"closed": N}
 
 Fault modes: listed and described in loopback_faults.py.
 
@@ -106,7 +109,11 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         # Each connection accepted, so a test can tell a reused or opened-ahead one from a new one.
-        self.state.connected(self.client_address[1])
+        self.state.connected(self.client_address[1], self.connection)
+
+    def finish(self) -> None:
+        self.state.disconnected(self.client_address[1])
+        super().finish()
 
     # ---- plumbing
 
@@ -115,6 +122,14 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
         return self.server.state
 
     def _dispatch(self, form: str) -> None:
+        # Busy until answered: `close-idle` closes only connections between requests.
+        self.state.busy(self.client_address[1], True)
+        try:
+            self._handle_request(form)
+        finally:
+            self.state.busy(self.client_address[1], False)
+
+    def _handle_request(self, form: str) -> None:
         url = urlsplit(self.path)
         params = {k: v[0] for k, v in parse_qs(url.query, keep_blank_values=True).items()}
         params.update({k: v[0] for k, v in parse_qs(form, keep_blank_values=True).items()})
@@ -330,6 +345,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                     st.requests = []
                     st.connections = []
                     st.counts = dict.fromkeys(st.counts, 0)
+            elif name == "close-idle":
+                closed = st.close_idle()
             elif name != "stats":
                 return json_response({"ok": False, "error": f"unknown control {name!r}"}, 404)
         except (KeyError, ValueError) as exc:
@@ -342,6 +359,8 @@ class Handler(FaultsMixin, BaseHTTPRequestHandler):
                     "latency_ms": st.latency_ms, "total": st.total, "image_kb": st.image_kb}
         if name == "release":
             body["released"] = released
+        if name == "close-idle":
+            body["closed"] = closed
         return json_response(body)
 
 

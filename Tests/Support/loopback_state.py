@@ -5,6 +5,7 @@ would load a second copy with a State of its own."""
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -47,6 +48,8 @@ class State:
         self.released = threading.Condition(self.lock)
         self.requests: list[dict] = []
         self.connections: list[dict] = []
+        self.sockets: dict[int, socket.socket] = {}   # open client connections by port
+        self.busy_ports: set[int] = set()             # those answering a request now
         self.counts = {"tile": 0, "search": 0, "image": 0, "geocode": 0, "wiki": 0, "other": 0}
         self.shutting_down = threading.Event()
         self.tiles = BoundedCache(4000)
@@ -100,9 +103,33 @@ class State:
             self.released.notify_all()
             return len(chosen)
 
-    def connected(self, port: int) -> None:
+    def connected(self, port: int, sock: socket.socket) -> None:
         with self.lock:
             self.connections.append({"port": port, "start": time.monotonic(), "control": False})
+            self.sockets[port] = sock
+
+    def disconnected(self, port: int) -> None:
+        with self.lock:
+            self.sockets.pop(port, None)
+
+    def busy(self, port: int, busy: bool) -> None:
+        with self.lock:
+            (self.busy_ports.add if busy else self.busy_ports.discard)(port)
+
+    def close_idle(self) -> int:
+        """Closes the client connections waiting for their next request (not control ones): the
+        client sees the end of the stream, as when a server's keep-alive timeout ends one."""
+        with self.lock:
+            control = {c["port"] for c in self.connections if c["control"]}
+            idle = [(port, sock) for port, sock in self.sockets.items()
+                    if port not in self.busy_ports and port not in control]
+            for port, sock in idle:
+                del self.sockets[port]
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass   # the client had closed it already
+            return len(idle)
 
     def control_connection(self, port: int) -> None:
         with self.lock:

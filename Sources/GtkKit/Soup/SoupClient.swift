@@ -16,9 +16,15 @@ public final class SoupClient {
     /// the limits wait in libsoup's queue, and start in the session's own turn when a connection
     /// is free. `thread`: where the transfers run (the session is set up here, before any
     /// request, as libsoup asks of a session used from another thread).
+    ///
+    /// Idle connections are kept without a timer (`idle-timeout` 0): libsoup's default gives each
+    /// one a 60 s timeout, which woke the app at rest once per connection a minute after its last
+    /// transfer (issue 48, P14). A connection the server closes meanwhile wakes nobody: libsoup
+    /// reads an idle connection before it sends on it again and opens another if it was closed,
+    /// and one at the limits is closed to make room for a new one.
     public init(userAgent: String, timeout: UInt32 = 30, maxConnections: UInt32 = 64, maxConnectionsPerHost: UInt32 = 16,
                 thread: LoopThread? = nil) {
-        session = vt_soup_session_new(userAgent, timeout, 60, maxConnections, maxConnectionsPerHost)
+        session = vt_soup_session_new(userAgent, timeout, 0, maxConnections, maxConnectionsPerHost)
         self.thread = thread
     }
 

@@ -38,8 +38,7 @@ final class TouristApplication {
     private lazy var viewerHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 4,
                                              maxConnectionsPerHost: 2, thread: photoThread)
     /// The map tiles: two connections at most, as OpenStreetMap's tile servers ask and as
-    /// libshumate's own downloader does (the shared session allows 16 a host for searches). Also
-    /// two idle connections for libsoup to close a minute after the map settles, not six.
+    /// libshumate's own downloader does (the shared session allows 16 a host for searches).
     private lazy var tileHTTP = SoupClient(userAgent: configuration.userAgent, maxConnections: 2,
                                            maxConnectionsPerHost: 2)
     /// Parallel photo transfers to one host (what curl's `--parallel-max 8` floor uses too).
